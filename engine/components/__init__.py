@@ -1,0 +1,27 @@
+"""Phase components, registered by name; a spec's ``component:`` key picks one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .base import Component
+from .declarations import Declarations
+from .draw_discard import DrawDiscard
+from .tricks import Tricks
+from .turn_up_trump import TurnUpTrump
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+COMPONENTS: dict[str, type[Component]] = {
+    c.kind: c for c in (TurnUpTrump, Declarations, Tricks, DrawDiscard)
+}
+
+
+def build_component(d: Mapping[str, Any], game: Game, key: str) -> Component:
+    """Build the component a phase clause names."""
+    return COMPONENTS[d["component"]](d, key, game.spec.file)
+
+
+__all__ = ["COMPONENTS", "Component", "build_component"]

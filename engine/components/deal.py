@@ -1,0 +1,82 @@
+"""The ``deal`` component: hand size, dealing packets and the undealt piles.
+
+Used by every system. Cards are dealt from the top of a shuffled deck, packet by
+packet (``[2, 3]``: two to each player, then three), starting left of the
+dealer; then the undealt piles take the next cards in the spec's order (a
+``rest`` pile takes what is left). Piles are stored bottom to top; records list
+them top first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card, CardMask, Deck
+from ..errors import SpecError, Source
+
+
+@dataclass(frozen=True)
+class PileRule:
+    """An undealt pile: name, size (-1 for the rest), what is visible."""
+
+    name: str
+    count: int
+    visible: str
+
+
+@dataclass(frozen=True)
+class DealRules:
+    """Compiled deal clause."""
+
+    hand_size: int
+    packets: tuple[int, ...]
+    piles: tuple[PileRule, ...]
+    source: Source
+
+    @staticmethod
+    def build(d: Mapping[str, Any], deck: Deck, players: int, file: str) -> DealRules:
+        """Compile and check that the counts fit the deck."""
+        piles = tuple(PileRule(p["pile"], -1 if p["count"] == "rest" else p["count"],
+                               p.get("visible", "none")) for p in d["undealt"])
+        names = [p.name for p in piles]
+        if len(set(names)) != len(names):
+            raise SpecError("two undealt piles share a name", file, key="deal.undealt")
+        rests = sum(1 for p in piles if p.count < 0)
+        if rests > 1:
+            raise SpecError("at most one pile may take the rest", file, key="deal.undealt")
+        need = players * d["hand_size"] + sum(p.count for p in piles if p.count >= 0)
+        if need > deck.size or (rests == 0 and need != deck.size):
+            raise SpecError(f"the deal uses {need} cards but the deck has {deck.size}", file, key="deal")
+        return DealRules(d["hand_size"], tuple(d["packets"]), piles, Source(**d["source"]))
+
+    def pile_sizes(self, deck_size: int, seats: int) -> dict[str, int]:
+        """Size of each pile right after a deal to ``seats`` players."""
+        fixed = sum(p.count for p in self.piles if p.count >= 0)
+        rest = deck_size - seats * self.hand_size - fixed
+        return {p.name: (p.count if p.count >= 0 else rest) for p in self.piles}
+
+    def deal(self, order: Sequence[Card], seats: Sequence[int], players: int
+             ) -> tuple[list[CardMask], dict[str, list[Card]]]:
+        """Deal ``order`` (top first) to ``seats`` (in dealing order)."""
+        hands = [0] * players
+        have = dict.fromkeys(seats, 0)
+        pos = 0
+        i = 0
+        while any(v < self.hand_size for v in have.values()):
+            p = self.packets[i % len(self.packets)]
+            i += 1
+            for s in seats:
+                k = min(p, self.hand_size - have[s])
+                for c in order[pos:pos + k]:
+                    hands[s] |= 1 << c
+                have[s] += k
+                pos += k
+        piles: dict[str, list[Card]] = {}
+        sizes = self.pile_sizes(len(order), len(seats))
+        for pr in self.piles:
+            k = sizes[pr.name]
+            piles[pr.name] = list(reversed(order[pos:pos + k]))
+            pos += k
+        return hands, piles

@@ -1,0 +1,102 @@
+"""The ``declarations`` component: optional declarations in seat order after trump.
+
+Each asked player either makes the declaration (its ``choice`` label) or passes.
+``who`` picks the players asked (the maker only, everyone, or everyone but the
+maker), ``limit: one`` stops asking once someone has declared, and ``effect``
+says what a declaration does:
+
+* ``partner_sits_out``: the declarer's partners take no part in the play
+  (Euchre's going alone); scoring sees a ``bool`` fact named after the choice;
+* ``zero_tricks_bet``: a bet to win no tricks (Bird Dog's Nil); scoring sees
+  an ``enum`` fact ``none / made / broken``.
+
+Used by: euchre (alone), bird-dog-11 (nil).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, Kind, encode
+from ..errors import SpecError
+from .base import Component
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import State
+
+
+class Declarations(Component):
+    """Optional per-player declarations."""
+
+    kind = "declarations"
+
+    def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
+        super().__init__(d, key, file)
+        self.who: str = d["who"]
+        self.choice: str = d["choice"]
+        self.enabled: bool = d.get("enabled", True)
+        self.limit: str = d.get("limit", "any")
+        self.effect: str = d["effect"]
+        for k, v, allowed in (("who", self.who, ("maker", "all", "not_declarer")),
+                              ("limit", self.limit, ("any", "one"))):
+            if v not in allowed:
+                raise SpecError(f"{k} must be one of {list(allowed)}, got {v!r}", file, key=f"{key}.{k}")
+        if type(self.enabled) is not bool:
+            raise SpecError("enabled must be true or false", file, key=f"{key}.enabled")
+        self.bit = 0
+
+    def labels(self) -> list[str]:
+        return [self.choice]
+
+    def declare_labels(self) -> list[str]:
+        return [self.choice]
+
+    def bind(self, game: Game) -> None:
+        super().bind(game)
+        self.bit = 1 << game.codec.label_index(self.choice)
+        self.action = encode(Kind.DECLARE, arg=game.codec.label_index(self.choice))
+        self.pass_action = encode(Kind.PASS)
+
+    def declaration_facts(self) -> list[tuple[str, int, str]]:
+        kind = "bet" if self.effect == "zero_tricks_bet" else "flag"
+        return [(self.choice, self.bit, kind)]
+
+    def _asked(self, st: State) -> tuple[int, ...]:
+        if not self.enabled:
+            return ()
+        if self.who == "maker":
+            return (st.maker,) if st.maker >= 0 else ()
+        seats = st.seats_from(st.dealer)
+        if self.who == "not_declarer":
+            seats = [s for s in seats if s != st.maker]
+        return tuple(seats)
+
+    def _advance(self, st: State) -> None:
+        # pv values are never mutated in place: State.copy() shares them
+        queue: tuple[int, ...] = st.pv["asked"]
+        if self.limit == "one" and any(d & self.bit for d in st.decl):
+            queue = ()
+        if queue:
+            st.cur, st.pv["asked"] = queue[0], queue[1:]
+        else:
+            st.next_phase()
+
+    def start(self, st: State) -> None:
+        st.pv["asked"] = self._asked(st)
+        self._advance(st)
+
+    def legal(self, st: State) -> list[Action]:
+        return [self.pass_action, self.action] if self.pass_action < self.action else \
+            [self.action, self.pass_action]
+
+    def is_legal(self, st: State, a: Action) -> bool:
+        return a == self.action or a == self.pass_action
+
+    def apply(self, st: State, a: Action) -> None:
+        if a == self.action:
+            st.decl[st.cur] |= self.bit
+            if self.effect == "partner_sits_out":
+                st.out |= st.game.partners_mask[st.cur]
+        self._advance(st)

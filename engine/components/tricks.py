@@ -1,0 +1,120 @@
+"""The ``tricks`` component: trick play under a ranking.
+
+The first leader is left of the dealer (or the maker), skipping players who sit
+out; each trick's winner leads the next. ``follow: effective_suit`` makes a
+player follow the led suit as the ranking counts suits (a left bower is trump,
+the Bird Dog keeps its own suit); ``follow: any`` lets anything be played. The
+winner is the card of highest power (see :mod:`cardspec.engine.ranking`),
+the first played among equals.
+
+Used by: euchre, bird-dog-11 (and bid-euchre, the buck-euchre family, bird-dog-21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..actions import KIND_SHIFT, Action, Kind, cards_of_action, kind_of
+from ..errors import SpecError, Source
+from ..ranking import trick_winner
+from .base import Component
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import State
+
+PLAY_BASE = int(Kind.PLAY) << KIND_SHIFT
+
+
+class Tricks(Component):
+    """Trick play."""
+
+    kind = "tricks"
+
+    def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
+        super().__init__(d, key, file)
+        self.num_tricks: int = d["tricks"]
+        self.first_leader: str = d["first_leader"]
+        self.follow: str = d["follow"]
+        self.winner_source = Source(**d["winner_source"])
+
+    def bind(self, game: Game) -> None:
+        super().bind(game)
+        if game.ranking is None:
+            raise SpecError("a tricks phase needs a ranking clause", self.file, key=self.key)
+        if self.num_tricks > game.deal.hand_size:
+            raise SpecError(f"{self.num_tricks} tricks but hands hold {game.deal.hand_size} cards",
+                            self.file, key=f"{self.key}.tricks")
+        self.play = tuple(PLAY_BASE | (c + 1) for c in range(game.deck.size))
+
+    def start(self, st: State) -> None:
+        if st.tt is None:  # no trump was made: play without trump
+            st.set_trump(-1, -1, st.maker)
+        lead_from = st.maker if self.first_leader == "maker" and st.maker >= 0 else None
+        if lead_from is not None and not st.out >> lead_from & 1:
+            st.cur = lead_from
+        else:
+            st.cur = st.next_seat(st.dealer)
+        st.trick = []
+        st.trick_seats = []
+
+    def _mask(self, st: State) -> int:
+        hand = st.hands[st.cur]
+        if st.trick and self.follow == "effective_suit":
+            assert st.tt is not None
+            m = hand & st.tt.suit_mask[st.led]
+            if m:
+                return m
+        return hand
+
+    def legal(self, st: State) -> list[Action]:
+        m = self._mask(st)
+        play = self.play
+        out = []
+        while m:
+            low = m & -m
+            out.append(play[low.bit_length() - 1])
+            m ^= low
+        return out
+
+    def is_legal(self, st: State, a: Action) -> bool:
+        c = a - PLAY_BASE - 1
+        return 0 <= c < len(self.play) and bool(self._mask(st) >> c & 1)
+
+    def apply(self, st: State, a: Action) -> None:
+        c = a - PLAY_BASE - 1
+        seat = st.cur
+        st.hands[seat] &= ~(1 << c)
+        tt = st.tt
+        assert tt is not None
+        if not st.trick:
+            st.led = tt.eff_suit[c]
+        st.trick.append(c)
+        st.trick_seats.append(seat)
+        playing = sum(1 for s in range(len(st.active)) if st.active[s] and not st.out >> s & 1)
+        if len(st.trick) < playing:
+            st.cur = st.next_seat(seat)
+            return
+        w = st.trick_seats[trick_winner(tt.power[st.led], st.trick)]
+        st.tricks[w] += 1
+        for x in st.trick:
+            st.won[w] |= 1 << x
+        st.trick_winners.append(w)
+        st.trick = []
+        st.trick_seats = []
+        if len(st.trick_winners) == self.num_tricks:
+            st.next_phase()
+        else:
+            st.cur = w
+
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+        if kind_of(a) != Kind.PLAY:
+            return "a card must be played", self.source
+        c = cards_of_action(a)[0]
+        deck = st.game.deck
+        if not 0 <= c < deck.size or not st.hands[st.cur] >> c & 1:
+            name = deck.names[c] if 0 <= c < deck.size else str(c)
+            return f"{name} is not in seat {st.cur}'s hand", self.source
+        suit = deck.suits[st.led]
+        return f"seat {st.cur} holds {suit} and must follow the led suit {suit}", self.source

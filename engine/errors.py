@@ -1,0 +1,84 @@
+"""Error classes.
+
+Two kinds of bad input are kept apart, as python-chess does for moves:
+
+* :class:`InvalidActionError`: the text does not name any action of the game
+  (``play ZZ``, ``jump``).
+* :class:`IllegalActionError`: a well-formed action that the rules forbid in
+  this position; it carries the clause (document and quote) it breaks.
+
+Spec and record problems carry where they were found (file, line, key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class CardspecError(Exception):
+    """Base class of every error cardspec raises on bad input."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A clause's citation: a document in ../shared/sources and a verbatim quote."""
+
+    doc: str
+    quote: str
+
+    def short(self) -> str:
+        """One-line form, e.g. ``004_x.txt: "Thus 24 cards"``.
+
+        >>> Source("a.txt", "Thus 24 cards").short()
+        'a.txt: "Thus 24 cards"'
+        """
+        return f'{self.doc}: "{self.quote}"'
+
+
+class SpecError(CardspecError):
+    """A spec file is malformed, hostile or inconsistent."""
+
+    def __init__(self, message: str, file: str = "", line: int | None = None, key: str = "") -> None:
+        self.file, self.line, self.key, self.detail = file, line, key, message
+        where = file or "<spec>"
+        if line is not None:
+            where += f":{line}"
+        if key:
+            where += f": key '{key}'"
+        super().__init__(f"{where}: {message}")
+
+
+class OptionError(CardspecError):
+    """An option name or value that the spec does not declare."""
+
+
+class ActionError(CardspecError):
+    """Base of the action errors."""
+
+
+class InvalidActionError(ActionError):
+    """Text that names no action of this game."""
+
+
+class IllegalActionError(ActionError):
+    """A real action that the rules forbid here; names the clause it breaks."""
+
+    def __init__(self, action: str, reason: str, source: Source | None) -> None:
+        self.action, self.reason, self.source = action, reason, source
+        cite = f" [{source.short()}]" if source else ""
+        super().__init__(f"illegal action '{action}': {reason}{cite}")
+
+
+class RecordError(CardspecError):
+    """A game record that is malformed or disagrees with the rules."""
+
+    def __init__(self, message: str, index: int | None = None, path: str = "",
+                 source: Source | None = None) -> None:
+        self.index, self.path, self.source = index, path, source
+        where = ""
+        if index is not None:
+            where = f"action {index}: "
+        elif path:
+            where = f"{path}: "
+        cite = f" [{source.short()}]" if source else ""
+        super().__init__(f"{where}{message}{cite}")

@@ -1,0 +1,138 @@
+"""``Game``: one rule system with its options fixed, compiled into components.
+
+The spec decides and the engine obeys: :class:`Game` reads the option-resolved
+spec and builds the deck, the deal, the ranking, the phase components, the
+scoring tables and the match rules. No rule system has code of its own.
+
+>>> g = Game.from_system("euchre")
+>>> g.num_players, g.deck.size, [p.kind for p in g.phases]
+(4, 24, ['turn_up_trump', 'declarations', 'tricks'])
+>>> Game.from_system("euchre", {"all_pass": "redeal"}).options["all_pass"]
+'redeal'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import spec as spec_mod
+from .actions import Action, ActionCodec
+from .cards import Deck
+from .components import build_component
+from .components.base import Component
+from .components.deal import DealRules
+from .errors import SpecError, Source
+from .handvalue import HandValue
+from .match import MatchRules
+from .options import complete, resolve
+from .ranking import Ranking, TrickTables
+from .scoring import Scoring
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Game:
+    """Frozen rules: a spec plus a complete set of option values."""
+
+    def __init__(self, spec: spec_mod.Spec, options: Mapping[str, Any] | None = None) -> None:
+        self.spec = spec
+        self.id = spec.id
+        decls = spec.option_decls
+        self.options: dict[str, Any] = complete(decls, options)
+        rules: dict[str, Any] = resolve(spec.data, decls, self.options, spec.file)
+        self.rules = rules
+        f = spec.file
+        d = rules["deck"]
+        suits = tuple(d["suits"])
+        self.deck = Deck(tuple(d["ranks"]), suits, tuple(d["suits"][s] for s in suits),
+                         d.get("copies", 1), d.get("jokers", 0))
+        p = rules["players"]
+        n = p["count"]
+        if type(n) is not int or not 2 <= n <= 16:
+            raise SpecError(f"players.count must be an integer 2..16, got {n!r}", f, key="players.count")
+        self.num_players: int = n
+        teams = [tuple(t) for t in p.get("partnerships", [])] or [(i,) for i in range(n)]
+        seats = sorted(s for t in teams for s in t)
+        if seats != list(range(n)):
+            raise SpecError("partnerships must name every seat exactly once", f, key="players.partnerships")
+        self.teams: tuple[tuple[int, ...], ...] = tuple(teams)
+        self.entity_of: tuple[int, ...] = tuple(next(i for i, t in enumerate(teams) if s in t)
+                                                for s in range(n))
+        self.partners_mask: tuple[int, ...] = tuple(
+            sum(1 << o for o in teams[self.entity_of[s]] if o != s) for s in range(n))
+        self.deal = DealRules.build(rules["deal"], self.deck, n, f)
+        self.ranking = self._ranking(rules.get("ranking"))
+        hv = rules.get("hand_value")
+        self.hand_value = HandValue.build(hv, self.deck, f) if hv else None
+        self.phases: tuple[Component, ...] = tuple(
+            build_component(ph, self, f"phases.{i}") for i, ph in enumerate(rules["phases"]))
+        labels: list[str] = []
+        for ph in self.phases:
+            for lab in ph.labels():
+                if lab not in labels:
+                    labels.append(lab)
+        self.codec = ActionCodec(self.deck, labels,
+                                 frozenset(x for ph in self.phases for x in ph.declare_labels()),
+                                 frozenset(x for ph in self.phases for x in ph.exchange_labels()))
+        for ph in self.phases:
+            ph.bind(self)
+        self.scoring = Scoring.build(rules["scoring"], self, f)
+        self.match = MatchRules.build(rules["match"], self, f)
+        b = rules["bounds"]
+        self.hand_points_bounds: tuple[int, int] = (b["hand_points"][0], b["hand_points"][1])
+        self.actions_per_hand: int | None = b["actions_per_hand"]
+        self._tables: dict[tuple[int, int], TrickTables] = {}
+
+    @staticmethod
+    def from_system(system: str, options: Mapping[str, Any] | None = None) -> Game:
+        """A game by bundled id or spec path."""
+        return Game(spec_mod.load(system), options)
+
+    def _ranking(self, r: Mapping[str, Any] | None) -> Ranking | None:
+        if r is None:
+            return None
+        ranks = self.deck.ranks
+
+        def idx(xs: Sequence[str], key: str) -> tuple[int, ...]:
+            bad = [x for x in xs if x not in ranks]
+            if bad:
+                raise SpecError(f"ranks {bad} are not in the deck", self.spec.file, key=key)
+            return tuple(ranks.index(x) for x in xs)
+
+        bowers = r.get("bowers")
+        bower_rank = idx([bowers["rank"]], "ranking.bowers")[0] if bowers else None
+        return Ranking(self.deck, idx(r["plain"], "ranking.plain"), idx(r["trump"], "ranking.trump"),
+                       bower_rank, r.get("top_card", "none") == "twin_of_trump_card")
+
+    def trick_tables(self, trump: int, trump_card: int) -> TrickTables:
+        """Cached ranking tables for a trump context."""
+        key = (trump, trump_card if self.ranking and self.ranking.twin_top else -1)
+        t = self._tables.get(key)
+        if t is None:
+            assert self.ranking is not None
+            t = self._tables[key] = self.ranking.tables(trump, key[1])
+        return t
+
+    def new_initial_state(self, seed: int | None = 0,
+                          deals: Sequence[Mapping[str, Any]] | None = None) -> State:
+        """A new match: from a seed, or from explicit deals (one per hand, in order)."""
+        from .state import State
+
+        return State(self, seed, deals)
+
+    def action_name(self, a: Action) -> str:
+        """Readable name of an action."""
+        return self.codec.name(a)
+
+    def parse_action(self, text: str) -> Action:
+        """The action named by ``text``."""
+        return self.codec.parse(text)
+
+    def phase_source(self, i: int) -> Source:
+        """The clause of phase ``i``."""
+        return self.phases[i].source
+
+    def __repr__(self) -> str:
+        return f"Game({self.id!r}, {self.options!r})"

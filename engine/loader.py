@@ -1,0 +1,222 @@
+"""Reading spec files: safe YAML, hard limits, line numbers, ``extends:`` and the schema.
+
+Every spec is read with PyYAML's safe loader only, after a streaming pre-pass that
+refuses aliases (so an alias bomb cannot expand), nesting deeper than
+:data:`MAX_DEPTH` and more than :data:`MAX_NODES` nodes. Files over
+:data:`MAX_BYTES` are refused before they are read. The result is validated
+against ``spec/schema/spec.schema.json`` (which rejects unknown keys); a failure
+names the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from .errors import SpecError
+
+MAX_BYTES = 1_000_000
+MAX_DEPTH = 48
+MAX_NODES = 200_000
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class LoadedYaml:
+    """Plain data plus the line of every node (by key path)."""
+
+    data: Any
+    lines: dict[Path_, int]
+    file: str
+
+    def line_of(self, path: Path_) -> int | None:
+        """The line of the deepest known node on ``path``."""
+        p = tuple(path)
+        while p:
+            if p in self.lines:
+                return self.lines[p]
+            p = p[:-1]
+        return self.lines.get((), None)
+
+
+def _prescan(text: str, file: str) -> None:
+    depth = 0
+    nodes = 0
+    try:
+        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
+                line = ev.start_mark.line + 1 if ev.start_mark else None
+                raise SpecError("YAML anchors and aliases are not allowed in specs", file, line)
+            if isinstance(ev, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = ev.start_mark.line + 1 if ev.start_mark else None
+                    raise SpecError(f"nesting deeper than {MAX_DEPTH} levels", file, line)
+            elif isinstance(ev, yaml.CollectionEndEvent):
+                depth -= 1
+            if isinstance(ev, yaml.NodeEvent):
+                nodes += 1
+                if nodes > MAX_NODES:
+                    raise SpecError(f"more than {MAX_NODES} YAML nodes", file)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SpecError(f"malformed YAML: {problem}", file, line) from None
+
+
+def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str) -> Any:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for knode, vnode in node.value:
+            key = _convert(knode, (*path, "<key>"), {}, file)
+            if not isinstance(key, str):
+                raise SpecError(f"mapping key {key!r} is not a string", file,
+                                knode.start_mark.line + 1)
+            if key in out:
+                raise SpecError("duplicate key", file, knode.start_mark.line + 1, key)
+            out[key] = _convert(vnode, (*path, key), lines, file)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(v, (*path, i), lines, file) for i, v in enumerate(node.value)]
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_object(node, deep=True)
+    except yaml.YAMLError as exc:
+        raise SpecError(f"bad scalar: {exc}", file, node.start_mark.line + 1) from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml_text(text: str, file: str) -> LoadedYaml:
+    """Parse YAML text safely into plain data with a line map.
+
+    >>> y = load_yaml_text("a:\\n  b: 1\\n", "x.yaml")
+    >>> y.data, y.line_of(("a", "b"))
+    ({'a': {'b': 1}}, 2)
+    >>> load_yaml_text("a: &x [1]\\nb: *x\\n", "x.yaml")
+    Traceback (most recent call last):
+    ...
+    cardspec.engine.errors.SpecError: x.yaml:1: YAML anchors and aliases are not allowed in specs
+    """
+    if len(text) > MAX_BYTES:
+        raise SpecError(f"file larger than {MAX_BYTES} bytes", file)
+    _prescan(text, file)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:  # pragma: no cover - the prescan sees the same errors
+        raise SpecError(f"malformed YAML: {exc}", file) from None
+    if node is None:
+        raise SpecError("empty file", file)
+    lines: dict[Path_, int] = {}
+    return LoadedYaml(_convert(node, (), lines, file), lines, file)
+
+
+def read_text_limited(path: Path, what: str = "file") -> str:
+    """Read a UTF-8 file after checking its size; errors name the file."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SpecError(f"cannot read {what}: {exc.strerror}", str(path)) from None
+    if size > MAX_BYTES:
+        raise SpecError(f"{what} is {size} bytes; the limit is {MAX_BYTES}", str(path))
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"not UTF-8 text (byte {exc.start})", str(path)) from None
+    except OSError as exc:
+        raise SpecError(f"cannot read {what}: {exc.strerror}", str(path)) from None
+
+
+def spec_dir() -> Path:
+    """The folder of the bundled specs (``cardspec.spec``)."""
+    return Path(str(resources.files("cardspec.spec")))
+
+
+@cache
+def spec_schema() -> dict[str, Any]:
+    """The JSON Schema of spec files."""
+    text = (spec_dir() / "schema" / "spec.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@cache
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of game records."""
+    text = (spec_dir() / "schema" / "record.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def _describe(err: jsonschema.ValidationError) -> str:
+    if err.validator == "additionalProperties":
+        allowed = sorted(err.schema.get("properties", {}))
+        return f"{err.message}; allowed keys: {', '.join(allowed)}"
+    if err.validator in ("oneOf", "anyOf") and err.context:
+        best = min(err.context, key=lambda e: len(list(e.relative_path)))
+        return f"{err.message[:120]} (closest: {best.message[:160]})"
+    return err.message[:300]
+
+
+def validate(data: Any, schema: dict[str, Any], loaded: LoadedYaml | None, file: str) -> None:
+    """Validate against a schema; raise :class:`SpecError` naming the first problem."""
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: (len(list(e.path)), list(map(str, e.path))))
+    if not errors:
+        return
+    err = errors[0]
+    path = tuple(err.absolute_path)
+    line = loaded.line_of(path) if loaded else None
+    key = ".".join(str(p) for p in path) or "<top>"
+    raise SpecError(_describe(err), file, line, key)
+
+
+def merge(base: Any, over: Any) -> Any:
+    """``extends:`` merge: mappings merge key by key, anything else is replaced.
+
+    >>> merge({"a": {"b": 1, "c": 2}, "l": [1]}, {"a": {"c": 3}, "l": [2]})
+    {'a': {'b': 1, 'c': 3}, 'l': [2]}
+    """
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for k, v in over.items():
+            out[k] = merge(base[k], v) if k in base else v
+        return out
+    return over
+
+
+def load_spec_file(path: Path, _seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], LoadedYaml]:
+    """Load, resolve ``extends:`` and validate one spec file."""
+    loaded = load_yaml_text(read_text_limited(path, "spec"), str(path))
+    data = loaded.data
+    if not isinstance(data, dict):
+        raise SpecError("a spec must be a mapping at the top level", str(path), 1)
+    parent = data.get("extends")
+    if parent is not None:
+        if not isinstance(parent, str) or "/" in parent or "\\" in parent or parent.startswith("."):
+            raise SpecError("extends must name a spec id in the same folder", str(path),
+                            loaded.line_of(("extends",)), "extends")
+        if parent in _seen or len(_seen) > 8:
+            raise SpecError(f"extends cycle through '{parent}'", str(path),
+                            loaded.line_of(("extends",)), "extends")
+        ppath = path.parent / f"{parent}.yaml"
+        if not ppath.exists():
+            raise SpecError(f"extends names '{parent}' but {ppath.name} does not exist",
+                            str(path), loaded.line_of(("extends",)), "extends")
+        base, _ = load_spec_file(ppath, (*_seen, str(data.get("id", path.stem))))
+        child = {k: v for k, v in data.items() if k != "extends"}
+        data = merge(base, child)
+        data.pop("extends", None)
+        data["extended_from"] = parent
+    validate(data, spec_schema(), loaded, str(path))
+    return data, loaded

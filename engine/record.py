@@ -1,0 +1,277 @@
+"""Game records: a documented JSON form of a whole match, written and replayed.
+
+A record holds the system, every option value, the seed and/or explicit deals,
+every action in order with its seat, and optionally the results (per hand:
+dealer, trump, maker, trick winners, scores, running totals; the winners).
+Replaying checks every action against the rules and every stated result
+against the engine, and names the first that does not match: its action index
+or result path, and the clause it breaks. ``spec/schema/record.schema.json``
+is the schema; ``docs/records.md`` documents it.
+
+Records serialise canonically (sorted keys, no spaces), so the same system,
+options and seed give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+
+from .cards import Card, CardMask
+from .errors import ActionError, CardspecError, IllegalActionError, OptionError, RecordError, SpecError
+from .loader import record_schema
+from .options import parse_value
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import State
+
+FORMAT = "cardspec-record/1"
+MAX_RECORD_BYTES = 5_000_000
+RESULT_FIELDS = ("dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by")
+
+
+def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
+                  ) -> tuple[list[CardMask], dict[str, list[Card]]]:
+    """Hands and piles from an explicit deal; every card exactly once, sizes checked."""
+    g = st.game
+    deck = g.deck
+    where = f"deals.{st.hand_no}"
+    if d.get("dealer", st.dealer) != st.dealer:
+        raise RecordError(f"dealer {d.get('dealer')} but the rotation gives {st.dealer}", path=f"{where}.dealer")
+    free: dict[str, list[Card]] = {}
+    for c in range(deck.size):
+        free.setdefault(deck.names[c], []).append(c)
+
+    def take(name: Any, path: str) -> Card:
+        if not isinstance(name, str):
+            raise RecordError(f"card {name!r} is not a card name", path=path)
+        key = name.strip().upper()
+        if key not in free:
+            raise RecordError(f"'{name}' is not a card of this deck", path=path)
+        if not free[key]:
+            raise RecordError(f"'{name}' appears more often than the deck holds it", path=path)
+        return free[key].pop(0)
+
+    hands_in = d.get("hands")
+    if not isinstance(hands_in, list) or len(hands_in) != g.num_players:
+        raise RecordError(f"hands must list {g.num_players} hands, one per seat", path=f"{where}.hands")
+    hands = [0] * g.num_players
+    for s, h in enumerate(hands_in):
+        want = g.deal.hand_size if s in seats else 0
+        if not isinstance(h, list) or len(h) != want:
+            raise RecordError(f"seat {s} must hold {want} cards", path=f"{where}.hands.{s}")
+        for i, name in enumerate(h):
+            hands[s] |= 1 << take(name, f"{where}.hands.{s}.{i}")
+    sizes = g.deal.pile_sizes(deck.size, len(seats))
+    piles_in = d.get("piles", {})
+    if not isinstance(piles_in, dict) or set(piles_in) != set(sizes):
+        raise RecordError(f"piles must give exactly {sorted(sizes)}", path=f"{where}.piles")
+    piles: dict[str, list[Card]] = {}
+    for name, want in sizes.items():
+        lst = piles_in[name]
+        if not isinstance(lst, list) or len(lst) != want:
+            raise RecordError(f"pile '{name}' must hold {want} cards", path=f"{where}.piles.{name}")
+        top_first = [take(x, f"{where}.piles.{name}.{i}") for i, x in enumerate(lst)]
+        piles[name] = list(reversed(top_first))
+    return hands, piles
+
+
+def deal_of(st: State) -> dict[str, Any]:
+    """The current hand's deal as an explicit-deal mapping (before any action)."""
+    names = st.game.deck.names
+    return {"dealer": st.dealer,
+            "hands": [[names[c] for c in st.game.deck.cards_of(h)] for h in st.hands],
+            "piles": {k: [names[c] for c in reversed(v)] for k, v in st.piles.items()}}
+
+
+def canonical_options(game: Game) -> dict[str, Any]:
+    """Every option with its value."""
+    return dict(sorted(game.options.items()))
+
+
+def record_of(st: State, results: bool = True) -> dict[str, Any]:
+    """The record of a match so far."""
+    g = st.game
+    rec: dict[str, Any] = {"format": FORMAT, "system": g.id, "options": canonical_options(g),
+                           "seed": st.seed}
+    if st.deals:
+        rec["deals"] = list(st.deals)
+    rec["actions"] = [{"seat": s, "action": g.action_name(a)} for s, a, _ in st.history]
+    if results:
+        rec["results"] = {"hands": [{k: r[k] for k in ("hand", *RESULT_FIELDS) if k in r}
+                                    for r in st.hand_results],
+                          "winners": list(st.winners) if st.winners is not None else None}
+    return rec
+
+
+def dumps(rec: Mapping[str, Any]) -> str:
+    """Canonical one-line JSON."""
+    return json.dumps(rec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _validate(rec: Any, where: str) -> None:
+    errors = sorted(jsonschema.Draft202012Validator(record_schema()).iter_errors(rec),
+                    key=lambda e: len(list(e.path)))
+    if errors:
+        e = errors[0]
+        path = ".".join(str(p) for p in e.absolute_path) or "<top>"
+        raise RecordError(e.message[:200], path=f"{where}{path}")
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying a record: the final state and the filled-in record."""
+
+    state: State
+    record: dict[str, Any]
+
+
+def game_for(rec: Mapping[str, Any]) -> Game:
+    """The game a record names, with its options."""
+    from .game import Game
+    from .spec import load
+
+    try:
+        spec = load(rec["system"])
+    except SpecError as exc:
+        raise RecordError(str(exc), path="system") from None
+    decls = spec.option_decls
+    opts: dict[str, Any] = {}
+    for k, v in rec.get("options", {}).items():
+        if k not in decls:
+            raise RecordError(f"unknown option '{k}'", path=f"options.{k}")
+        try:
+            opts[k] = decls[k].check(v) if not isinstance(v, str) or decls[k].type == "enum" \
+                else parse_value(decls[k], v)
+        except OptionError as exc:
+            raise RecordError(str(exc), path=f"options.{k}") from None
+    try:
+        return Game(spec, opts)
+    except SpecError as exc:
+        raise RecordError(str(exc), path="options") from None
+
+
+def replay(rec: Any, where: str = "") -> Replay:
+    """Replay a record; raise :class:`RecordError` at the first disagreement."""
+    _validate(rec, where)
+    g = game_for(rec)
+    try:
+        st = g.new_initial_state(rec.get("seed"), rec.get("deals"))
+    except RecordError:
+        raise
+    except CardspecError as exc:
+        raise RecordError(str(exc), path="deals") from None
+    stated = rec.get("results")
+    checked_hands = 0
+    for i, step in enumerate(rec["actions"]):
+        if st.is_terminal():
+            raise RecordError(f"'{step['action']}' after the match is over", index=i,
+                              source=g.match.source)
+        if step["seat"] != st.current_player():
+            raise RecordError(f"seat {step['seat']} acts but it is seat {st.current_player()}'s turn",
+                              index=i, source=g.phases[st.phase].source)
+        try:
+            st.apply(g.parse_action(step["action"]))
+        except IllegalActionError as exc:
+            raise RecordError(f"'{exc.action}' is illegal: {exc.reason}", index=i, source=exc.source) from None
+        except ActionError as exc:
+            raise RecordError(str(exc), index=i) from None
+        if stated is not None:
+            checked_hands = _check_hands(st, stated, checked_hands, i)
+    if stated is not None:
+        _check_hands(st, stated, checked_hands, len(rec["actions"]) - 1, final=True)
+        want = stated.get("winners")
+        got = list(st.winners) if st.winners is not None else None
+        if want != got:
+            raise RecordError(f"states winners {want} but the replay gives {got}",
+                              path="results.winners", source=g.match.source)
+    return Replay(st, record_of(st))
+
+
+def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, final: bool = False) -> int:
+    hands = stated.get("hands", [])
+    g = st.game
+    while done < len(st.hand_results):
+        if done >= len(hands):
+            if final:
+                raise RecordError(f"results list {len(hands)} hands but the replay plays "
+                                  f"{len(st.hand_results)}", path="results.hands")
+            return done
+        got, want = st.hand_results[done], hands[done]
+        for k in RESULT_FIELDS:
+            if k in want and want[k] != got.get(k):
+                src = g.scoring.tables[0].source if k in ("scores", "totals") else \
+                    g.phases[-1].source if k in ("trick_winners", "ended_by") else g.match.rotation_source
+                raise RecordError(f"states {k} {want[k]} but the replay gives {got.get(k)} "
+                                  f"(hand {done}, ended at action {index})",
+                                  path=f"results.hands.{done}.{k}", source=src)
+        done += 1
+    if final and len(hands) > done:
+        raise RecordError(f"results list {len(hands)} hands but the replay plays {done}",
+                          path="results.hands")
+    return done
+
+
+def read_records(path: Path) -> Iterator[tuple[str, Any]]:
+    """Records from a file: one JSON document, or JSON Lines. Yields (where, record).
+
+    Reads line by line with a size limit, so a huge file fails fast in bounded memory.
+    """
+    try:
+        fh = path.open("r", encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    with fh:
+        first = fh.read(1)
+        fh.seek(0)
+        if first == "{" and _single_document(fh):
+            fh.seek(0)
+            text = fh.read(MAX_RECORD_BYTES + 1)
+            yield f"{path}: ", _parse_json(text, f"{path}")
+            return
+        fh.seek(0)
+        n = 0
+        while True:
+            try:
+                line = fh.readline(MAX_RECORD_BYTES + 1)
+            except UnicodeDecodeError:
+                raise RecordError(f"{path}: not UTF-8 text") from None
+            if not line:
+                break
+            n += 1
+            if len(line) > MAX_RECORD_BYTES:
+                raise RecordError(f"{path}:{n}: line longer than {MAX_RECORD_BYTES} bytes")
+            if line.strip():
+                yield f"{path}:{n}: ", _parse_json(line, f"{path}:{n}")
+
+
+def _single_document(fh: Any) -> bool:
+    """A file is one JSON document if its first line does not parse alone."""
+    try:
+        line = fh.readline(MAX_RECORD_BYTES + 1)
+    except UnicodeDecodeError:
+        raise RecordError("not UTF-8 text") from None
+    if len(line) > MAX_RECORD_BYTES:
+        raise RecordError(f"first line longer than {MAX_RECORD_BYTES} bytes")
+    try:
+        json.loads(line)
+    except (ValueError, RecursionError):
+        return True
+    return False
+
+
+def _parse_json(text: str, where: str) -> Any:
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"{where}: record larger than {MAX_RECORD_BYTES} bytes")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise RecordError(f"{where}: JSON nested too deeply") from None
+    except ValueError as exc:
+        raise RecordError(f"{where}: malformed JSON: {exc}") from None

@@ -1,0 +1,110 @@
+"""Specs on disk: the registry of bundled rule systems and loading by id or path.
+
+>>> "euchre" in available()
+True
+>>> load("euchre").id
+'euchre'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .errors import SpecError, Source
+from .loader import LoadedYaml, load_spec_file, spec_dir
+from .options import OptionDecl, key_of
+
+
+@dataclass(frozen=True)
+class Ambiguity:
+    """A registered ambiguity: quote, question, readings (option values), decision, reasons."""
+
+    id: str
+    source: Source
+    question: str
+    option: str
+    readings: dict[str, str]
+    decision: str
+    reasons: str
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A validated spec file (options not yet applied)."""
+
+    data: dict[str, Any]
+    file: str
+    loaded: LoadedYaml
+
+    @property
+    def id(self) -> str:
+        """The rule system id."""
+        return str(self.data["id"])
+
+    @property
+    def title(self) -> str:
+        """Human title."""
+        return str(self.data["title"])
+
+    @property
+    def option_decls(self) -> dict[str, OptionDecl]:
+        """Declared options by name."""
+        return {n: OptionDecl.from_spec(n, d, self.file) for n, d in self.data["options"].items()}
+
+    @property
+    def ambiguities(self) -> list[Ambiguity]:
+        """The ambiguity register."""
+        return [Ambiguity(a["id"], Source(**a["source"]), a["question"], a["option"],
+                          dict(a["readings"]), a["decision"], a["reasons"])
+                for a in self.data["ambiguities"]]
+
+    def check_register(self) -> None:
+        """Each ambiguity names a declared option; its decision is that option's default."""
+        decls = self.option_decls
+        for i, a in enumerate(self.ambiguities):
+            key = f"ambiguities.{i}"
+            line = self.loaded.line_of(("ambiguities", i))
+            if a.option not in decls:
+                raise SpecError(f"ambiguity '{a.id}' names undeclared option '{a.option}'",
+                                self.file, line, key)
+            d = decls[a.option]
+            values = {key_of(v) for v in d.all_values()}
+            stray = set(a.readings) - values
+            if stray:
+                raise SpecError(f"ambiguity '{a.id}': readings {sorted(stray)} are not values of "
+                                f"option '{a.option}'", self.file, line, key)
+            if a.decision not in a.readings:
+                raise SpecError(f"ambiguity '{a.id}': decision '{a.decision}' is not one of its readings",
+                                self.file, line, key)
+            if a.decision != key_of(d.default):
+                raise SpecError(f"ambiguity '{a.id}': decision '{a.decision}' differs from the default "
+                                f"'{key_of(d.default)}' of option '{a.option}'", self.file, line, key)
+
+
+def available() -> dict[str, Path]:
+    """Bundled spec ids and their files."""
+    return {p.stem: p for p in sorted(spec_dir().glob("*.yaml"))}
+
+
+@cache
+def _load_path(path: str) -> Spec:
+    data, loaded = load_spec_file(Path(path))
+    spec = Spec(data, path, loaded)
+    spec.check_register()
+    return spec
+
+
+def load(system: str) -> Spec:
+    """Load a bundled spec by id, or any spec file by path."""
+    specs = available()
+    if system in specs:
+        return _load_path(str(specs[system]))
+    p = Path(system)
+    if p.suffix in (".yaml", ".yml") or "/" in system:
+        if not p.exists():
+            raise SpecError("no such spec file", system)
+        return _load_path(str(p.resolve()))
+    raise SpecError(f"unknown rule system '{system}'; known: {', '.join(specs)}", system)

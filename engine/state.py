@@ -1,0 +1,365 @@
+"""``State``: one position of a match, in the spirit of OpenSpiel.
+
+``legal_actions()`` lists every legal action (sorted ints; names via
+``game.action_name``), ``apply()`` checks and carries one out and returns a
+frozen :class:`Step`, chance (the shuffle of each hand, reshuffles) comes from
+the seed, ``observation(seat)`` hides what that seat cannot see, and
+``copy()`` is cheap (flat lists and ints).
+
+>>> from cardspec.engine.game import Game
+>>> st = Game.from_system("euchre").new_initial_state(seed=7)
+>>> st.current_player() == (st.dealer + 1) % 4
+True
+>>> sorted(st.game.action_name(a) for a in st.legal_actions())[-2:]
+['order_up', 'pass']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .actions import Action, Kind, kind_of
+from .cards import Card, CardMask
+from .errors import IllegalActionError, RecordError
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .ranking import TrickTables
+
+STATE_FIELDS = (
+    "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
+    "piles", "trump", "trump_card", "up", "maker", "decl", "out", "trick", "trick_seats", "led",
+    "tricks", "won", "trick_winners", "tt", "pv", "history", "hand_results", "winners",
+    "extra_hand", "hand_start", "seen", "chance_count",
+)
+
+
+class Step(NamedTuple):
+    """What one ``apply`` did: who acted, the action, and whether a hand ended."""
+
+    seat: int
+    action: Action
+    hand_ended: bool
+
+
+class State:
+    """A position: every card's place, whose turn, scores, and the history."""
+
+    __slots__ = STATE_FIELDS
+
+    game: Game
+    seed: int | None
+    deals: Sequence[Mapping[str, Any]] | None
+    hand_no: int
+    dealer: int
+    active: list[bool]
+    counters: list[int]
+    phase: int
+    cur: int
+    hands: list[CardMask]
+    piles: dict[str, list[Card]]
+    trump: int
+    trump_card: int
+    up: int
+    maker: int
+    decl: list[int]
+    out: int
+    trick: list[Card]
+    trick_seats: list[int]
+    led: int
+    tricks: list[int]
+    won: list[CardMask]
+    trick_winners: list[int]
+    tt: TrickTables | None
+    pv: dict[str, Any]
+    history: list[tuple[int, Action, int]]
+    hand_results: list[dict[str, Any]]
+    winners: tuple[int, ...] | None
+    extra_hand: bool
+    hand_start: int
+    seen: list[Card]
+    chance_count: int
+
+    def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None) -> None:
+        n = game.num_players
+        self.game = game
+        self.seed = seed
+        self.deals = deals
+        self.hand_no = 0
+        self.active = [True] * n
+        self.counters = [0] * len(game.teams)
+        self.history = []
+        self.hand_results = []
+        self.winners = None
+        self.extra_hand = False
+        if deals:
+            d = deals[0].get("dealer")
+            if type(d) is not int or not 0 <= d < n:
+                raise RecordError(f"deal 0: dealer must be a seat 0..{n - 1}", path="deals.0.dealer")
+            self.dealer = d
+        elif game.match.first_dealer == "random":
+            self.dealer = self._rng("dealer").randrange(n)
+        else:
+            self.dealer = 0
+        self._start_hand()
+
+    # --- chance -----------------------------------------------------------------
+    def _rng(self, what: str) -> random.Random:
+        if self.seed is None:
+            raise RecordError(f"chance needed ({what}) but the record has no seed and no explicit deal",
+                              path="seed")
+        return random.Random(f"{self.seed}/{what}")
+
+    def shuffled(self, cards: Sequence[Card], what: str) -> list[Card]:
+        """A seeded shuffle of ``cards`` for chance event ``what`` of this hand."""
+        self.chance_count += 1
+        order = list(cards)
+        self._rng(f"{self.hand_no}/{what}/{self.chance_count}").shuffle(order)
+        return order
+
+    # --- hand flow ---------------------------------------------------------------
+    def seats_from(self, seat: int) -> list[int]:
+        """Active seats clockwise, starting after ``seat``."""
+        n = self.game.num_players
+        return [(seat + i) % n for i in range(1, n + 1) if self.active[(seat + i) % n]]
+
+    def next_seat(self, seat: int, skip_out: bool = True) -> int:
+        """The next active seat clockwise (skipping players sitting out)."""
+        n = self.game.num_players
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if self.active[s] and not (skip_out and self.out >> s & 1):
+                return s
+        return seat
+
+    def _start_hand(self) -> None:
+        g = self.game
+        n = g.num_players
+        self.phase = 0
+        self.cur = -1
+        self.trump = -1
+        self.trump_card = -1
+        self.up = -1
+        self.maker = -1
+        self.decl = [0] * n
+        self.out = 0
+        self.trick = []
+        self.trick_seats = []
+        self.led = -1
+        self.tricks = [0] * n
+        self.won = [0] * n
+        self.trick_winners = []
+        self.tt = None
+        self.pv = {}
+        self.seen = []
+        self.chance_count = 0
+        self.hand_start = len(self.history)
+        seats = self.seats_from(self.dealer)
+        explicit = self.deals[self.hand_no] if self.deals and self.hand_no < len(self.deals) else None
+        if explicit is not None:
+            from .record import explicit_deal
+
+            self.hands, self.piles = explicit_deal(self, explicit, seats)
+        else:
+            order = self.shuffled(range(g.deck.size), "deal")
+            self.hands, self.piles = g.deal.deal(order, seats, n)
+        g.phases[0].start(self)
+
+    def next_phase(self) -> None:
+        """Leave the current phase; start the next, or score the hand."""
+        self.phase += 1
+        if self.phase < len(self.game.phases):
+            self.game.phases[self.phase].start(self)
+        else:
+            self._end_hand()
+
+    def set_trump(self, suit: int, card: int, maker: int) -> None:
+        """Fix trump (and the card that fixed it) and who made it."""
+        self.trump, self.trump_card, self.maker = suit, card, maker
+        if self.game.ranking is not None:
+            self.tt = self.game.trick_tables(suit, card)
+
+    def _result_base(self) -> dict[str, Any]:
+        deck = self.game.deck
+        return {"hand": self.hand_no, "dealer": self.dealer,
+                "trump": deck.suits[self.trump] if self.trump >= 0 else None,
+                "maker": self.maker if self.maker >= 0 else None}
+
+    def redeal(self) -> None:
+        """The hand is thrown in: no score, the deal passes on."""
+        r = self._result_base()
+        r.update(thrown_in=True, trick_winners=[], scores=[0] * len(self.counters),
+                 totals=list(self.counters))
+        self.hand_results.append(r)
+        self._next_hand()
+
+    def _end_hand(self) -> None:
+        g = self.game
+        gained, _facts = g.scoring.score(self)
+        for e, p in enumerate(gained):
+            self.counters[e] += p
+        r = self._result_base()
+        r.update(thrown_in=False, trick_winners=list(self.trick_winners), scores=gained,
+                 totals=list(self.counters))
+        if "ended_by" in self.pv:
+            r["ended_by"] = self.pv["ended_by"]
+        self.hand_results.append(r)
+        g.match.after_hand(self, gained)
+        if self.winners is None:
+            self._next_hand()
+        else:
+            self.cur = -1
+
+    def _next_hand(self) -> None:
+        self.hand_no += 1
+        self.dealer = self.seats_from(self.dealer)[0]
+        if self.deals and self.hand_no < len(self.deals):
+            d = self.deals[self.hand_no].get("dealer", self.dealer)
+            if d != self.dealer:
+                raise RecordError(f"deal {self.hand_no}: dealer {d} but the rotation gives {self.dealer}",
+                                  path=f"deals.{self.hand_no}.dealer")
+        self._start_hand()
+
+    def finish(self, entities: Sequence[int]) -> None:
+        """End the match; the players of these entities win."""
+        self.winners = tuple(sorted(s for e in entities for s in self.game.teams[e]))
+        self.cur = -1
+
+    # --- the public step API -----------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to act, or -1 when the match is over."""
+        return self.cur
+
+    def is_terminal(self) -> bool:
+        """Whether the match is over."""
+        return self.winners is not None
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action, sorted; empty only when the match is over."""
+        if self.winners is not None:
+            return []
+        return self.game.phases[self.phase].legal(self)
+
+    def legal_action_names(self) -> list[str]:
+        """``legal_actions()`` as names."""
+        return [self.game.action_name(a) for a in self.legal_actions()]
+
+    def check(self, a: Action) -> None:
+        """Raise :class:`IllegalActionError` (naming the clause) unless ``a`` is legal."""
+        if self.winners is not None:
+            raise IllegalActionError(self._name(a), "the match is over", self.game.match.source)
+        comp = self.game.phases[self.phase]
+        if not comp.is_legal(self, a):
+            reason, src = comp.why_illegal(self, a)
+            raise IllegalActionError(self._name(a), reason, src)
+
+    def can_apply(self, a: Action) -> bool:
+        """Yes/no form of :meth:`check`."""
+        return self.winners is None and self.game.phases[self.phase].is_legal(self, a)
+
+    def apply(self, a: Action) -> Step:
+        """Check and carry out ``a`` for the player to act."""
+        comp = self.game.phases[self.phase] if self.winners is None else None
+        if comp is None or not comp.is_legal(self, a):
+            self.check(a)
+        assert comp is not None
+        seat, hands_before = self.cur, len(self.hand_results)
+        self.history.append((seat, a, self.phase))
+        comp.apply(self, a)
+        return Step(seat, a, len(self.hand_results) != hands_before)
+
+    def apply_name(self, text: str) -> Step:
+        """Apply an action given by name."""
+        return self.apply(self.game.parse_action(text))
+
+    def _name(self, a: Action) -> str:
+        try:
+            return self.game.action_name(a)
+        except (ValueError, IndexError):
+            return f"#{a}"
+
+    def copy(self) -> State:
+        """An independent copy (lists copied, immutable parts shared)."""
+        new = State.__new__(State)
+        for f in STATE_FIELDS:
+            setattr(new, f, getattr(self, f))
+        new.active = self.active[:]
+        new.counters = self.counters[:]
+        new.hands = self.hands[:]
+        new.piles = {k: v[:] for k, v in self.piles.items()}
+        new.decl = self.decl[:]
+        new.trick = self.trick[:]
+        new.trick_seats = self.trick_seats[:]
+        new.tricks = self.tricks[:]
+        new.won = self.won[:]
+        new.trick_winners = self.trick_winners[:]
+        new.pv = dict(self.pv)
+        new.history = self.history[:]
+        new.hand_results = [dict(r) for r in self.hand_results]
+        new.seen = self.seen[:]
+        return new
+
+    # --- views -----------------------------------------------------------------------
+    def where_is(self) -> dict[Card, list[str]]:
+        """Every place each card is in (for the conservation check)."""
+        places: dict[Card, list[str]] = {}
+        deck = self.game.deck
+        for s, h in enumerate(self.hands):
+            for c in deck.cards_of(h):
+                places.setdefault(c, []).append(f"hand {s}")
+        for name, pile in self.piles.items():
+            for c in pile:
+                places.setdefault(c, []).append(name)
+        for c in self.trick:
+            places.setdefault(c, []).append("trick")
+        for s, w in enumerate(self.won):
+            for c in deck.cards_of(w):
+                places.setdefault(c, []).append(f"won {s}")
+        return places
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: own hand, public cards, scores, masked history."""
+        g = self.game
+        deck = g.deck
+        names = deck.names
+        hist = []
+        for who, a, ph in self.history[self.hand_start:]:
+            if who != seat and g.phases[ph].hidden(a):
+                hist.append({"seat": who, "action": g.action_name(a).split()[0] + " ?"})
+            else:
+                hist.append({"seat": who, "action": g.action_name(a)})
+        public_piles = {}
+        for pr in g.deal.piles:
+            pile = self.piles.get(pr.name, [])
+            public_piles[pr.name] = {"count": len(pile)}
+        for name, pile in self.piles.items():
+            if name not in public_piles:  # piles made in play (discard) are face up
+                public_piles[name] = {"count": len(pile), "cards_top_first": [names[c] for c in reversed(pile)]}
+        return {
+            "system": g.id, "seat": seat, "hand": self.hand_no, "dealer": self.dealer,
+            "to_act": self.cur,
+            "my_cards": [names[c] for c in deck.cards_of(self.hands[seat])],
+            "hand_sizes": [bin(h).count("1") for h in self.hands],
+            "turned_up": [names[c] for c in self.seen],
+            "up_card": names[self.up] if self.up >= 0 else None,
+            "trump": deck.suits[self.trump] if self.trump >= 0 else None,
+            "maker": self.maker if self.maker >= 0 else None,
+            "trick": [{"seat": s, "card": names[c]} for s, c in zip(self.trick_seats, self.trick, strict=True)],
+            "tricks_won": list(self.tricks),
+            "won_cards": [[names[c] for c in deck.cards_of(w)] for w in self.won],
+            "piles": public_piles,
+            "counters": {g.scoring.counter: list(self.counters)},
+            "active": list(self.active),
+            "history": hist,
+            "legal": [g.action_name(a) for a in self.legal_actions()] if seat == self.cur else [],
+        }
+
+    def hand_actions_by_kind(self, kind: Kind) -> list[tuple[int, Action]]:
+        """(seat, action) of this hand's actions of one kind."""
+        return [(s, a) for s, a, _ in self.history[self.hand_start:] if kind_of(a) == kind]
+
+    def __repr__(self) -> str:
+        return (f"State({self.game.id}, hand={self.hand_no}, dealer={self.dealer}, "
+                f"phase={self.phase}, to_act={self.cur}, counters={self.counters})")
