@@ -1,0 +1,7 @@
+"""``python -m cardspec``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,307 @@
+"""The ``cardspec`` command line: list, rules, play, simulate, replay, check, docs.
+
+Every command takes ``--json``. Bad input exits with code 2 and one line on
+stderr naming what is wrong and where; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from .engine.bots import BOTS
+from .engine.errors import CardspecError
+from .engine.game import Game
+from .engine.invariants import checked_match
+from .engine.options import key_of, parse_value
+from .engine.record import dumps, read_records, record_of, replay
+from .engine.spec import Spec, available, load
+
+
+class UsageError(CardspecError):
+    """Bad command-line usage."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _options(spec: Spec, pairs: Sequence[str]) -> dict[str, Any]:
+    decls = spec.option_decls
+    out: dict[str, Any] = {}
+    for p in pairs:
+        if "=" not in p:
+            raise UsageError(f"--option wants NAME=VALUE, got '{p}'")
+        k, v = p.split("=", 1)
+        if k not in decls:
+            raise UsageError(f"unknown option '{k}' for {spec.id}; known: {', '.join(decls) or 'none'}")
+        out[k] = parse_value(decls[k], v)
+    return out
+
+
+def option_sets(spec: Spec) -> list[dict[str, Any]]:
+    """The defaults, then each option moved alone to each of its other sample values."""
+    sets: list[dict[str, Any]] = [{}]
+    for name, d in spec.option_decls.items():
+        sets += [{name: v} for v in d.sample_values() if v != d.default]
+    return sets
+
+
+def _label(opts: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={key_of(v)}" for k, v in opts.items()) or "defaults"
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    if args.json:
+        print(json.dumps(data, indent=1, sort_keys=True))
+    else:
+        print(text)
+
+
+# --- commands ------------------------------------------------------------------------------
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = []
+    for sid in available():
+        s = load(sid)
+        rows.append({"id": sid, "title": s.title, "options": list(s.option_decls),
+                     "ambiguities": len(s.ambiguities)})
+    _emit(args, rows, "\n".join(f"{r['id']:<16} {r['title']}" for r in rows))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from .docs import rulebook
+
+    spec = load(args.system)
+    _emit(args, spec.data, rulebook(spec))
+    return 0
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    from rich.progress import Progress
+
+    return Progress(disable=not enabled, transient=True)
+
+
+def play_match(game: Game, seed: int, bot: str) -> tuple[Any, int]:
+    """One seeded match between bots; returns the final state and its action count."""
+    rng = random.Random(f"bots/{seed}")
+    chooser = BOTS[bot](rng)
+    st = game.new_initial_state(seed)
+    n = 0
+    while not st.is_terminal():
+        st.apply(chooser(st, st.legal_actions()))
+        n += 1
+    return st, n
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    spec = load(args.system)
+    game = Game(spec, _options(spec, args.option))
+    if args.n < 1 or args.n > 1_000_000:
+        raise UsageError("-n must be between 1 and 1000000")
+    wins: Counter[int] = Counter()
+    hands = actions = thrown = 0
+    out: TextIO | None = None
+    if args.records:
+        try:
+            out = open(args.records, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
+    t0 = time.perf_counter()
+    try:
+        with _progress(args.n, sys.stderr.isatty() and not args.json) as prog:
+            task = prog.add_task(f"simulating {spec.id}", total=args.n)
+            for i in range(args.n):
+                st, n = play_match(game, args.seed + i, args.bot)
+                actions += n
+                hands += len(st.hand_results)
+                thrown += sum(1 for r in st.hand_results if r["thrown_in"])
+                share = 1 / len(st.winners or ())
+                for w in st.winners or ():
+                    wins[w] += share  # type: ignore[assignment]
+                if out is not None:
+                    out.write(dumps(record_of(st)) + "\n")
+                prog.advance(task)
+    finally:
+        if out is not None:
+            out.close()
+    secs = time.perf_counter() - t0
+    stats = {"system": spec.id, "options": {k: game.options[k] for k in sorted(game.options)},
+             "matches": args.n, "first_seed": args.seed, "bot": args.bot,
+             "mean_hands": hands / args.n, "mean_actions": actions / args.n,
+             "thrown_in_hands": thrown,
+             "win_share_by_seat": {str(s): round(wins[s] / args.n, 4) for s in range(game.num_players)},
+             "seconds": round(secs, 3)}
+    text = [f"{spec.id}: {args.n} matches ({_label(_options(spec, args.option))}), bot={args.bot}",
+            f"  mean hands {stats['mean_hands']:.2f}, mean actions {stats['mean_actions']:.1f}, "
+            f"thrown-in hands {thrown}",
+            "  win share by seat: " + ", ".join(f"{k}: {v:.3f}" for k, v in stats["win_share_by_seat"].items()),
+            f"  {secs:.2f} s" + (f"; records in {args.records}" if args.records else "")]
+    _emit(args, stats, "\n".join(text))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    results = []
+    n = 0
+    for where, rec in read_records(Path(args.file)):
+        try:
+            r = replay(rec)
+        except CardspecError as exc:
+            raise CardspecError(f"{where}{exc}") from None
+        n += 1
+        results.append(r.record)
+        if not args.json:
+            st = r.state
+            print(f"{where}ok: {r.record['system']}, {len(st.history)} actions, "
+                  f"{len(st.hand_results)} hands, winners {list(st.winners) if st.winners else None}")
+    if n == 0:
+        raise CardspecError(f"{args.file}: no records")
+    if args.json:
+        print(json.dumps(results[0] if len(results) == 1 else results, sort_keys=True))
+    return 0
+
+
+def check_rows(systems: Sequence[str], n: int, bot: str) -> Iterator[dict[str, Any]]:
+    """Validate each spec and play ``n`` checked matches per option set."""
+    for sid in systems:
+        spec = load(sid)
+        for opts in option_sets(spec):
+            game = Game(spec, opts)
+            t0 = time.perf_counter()
+            acts = hands = 0
+            bad: list[str] = []
+            for seed in range(n):
+                rng = random.Random(f"check/{seed}")
+                chooser = BOTS["rule" if seed % 2 and bot == "mixed" else
+                               "random" if bot == "mixed" else bot](rng)
+                rep = checked_match(game.new_initial_state(seed), chooser, rng, probe_every=7)
+                acts += rep.actions
+                hands += len(rep.state.hand_results)
+                if rep.violations:
+                    bad.append(f"seed {seed}: {rep.violations[0]}")
+            yield {"system": sid, "options": {k: key_of(v) for k, v in opts.items()},
+                   "matches": n, "actions": acts, "hands": hands, "violations": bad,
+                   "status": "ok" if not bad else "FAIL", "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    systems = args.systems or list(available())
+    for s in systems:
+        load(s)
+    rows: list[dict[str, Any]] = []
+    console = Console(stderr=False)
+    for sid in systems:
+        table = Table(title=f"{sid}: {args.n} checked matches per option set")
+        for col in ("option set", "actions", "hands", "status", "s"):
+            table.add_column(col)
+        for row in check_rows([sid], args.n, args.bot):
+            rows.append(row)
+            table.add_row(_label(row["options"]), str(row["actions"]), str(row["hands"]),
+                          row["status"] if not row["violations"] else row["violations"][0],
+                          f"{row['seconds']:.1f}")
+        if not args.json:
+            console.print(table)
+    failed = [r for r in rows if r["violations"]]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        print(f"{len(rows)} option sets, {sum(r['matches'] for r in rows)} matches, "
+              f"{len(failed)} with violations")
+    return 1 if failed else 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    from .docs import expected_docs, write_docs
+
+    root = Path(args.root)
+    if args.write:
+        changed = write_docs(root)
+        _emit(args, changed, "\n".join(f"wrote {c}" for c in changed) or "docs up to date")
+        return 0
+    stale = [rel for rel, text in expected_docs().items()
+             if not (root / rel).exists() or (root / rel).read_text(encoding="utf-8") != text]
+    _emit(args, stale, "\n".join(f"out of date: {s}" for s in stale) or "docs up to date")
+    return 1 if stale else 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play import play_terminal
+
+    spec = load(args.system)
+    game = Game(spec, _options(spec, args.option))
+    return play_terminal(game, args.seed, args.seat, args.bot, args.json)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="cardspec", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def add(name: str, helptext: str) -> argparse.ArgumentParser:
+        sp: argparse.ArgumentParser = sub.add_parser(name, help=helptext)
+        sp.add_argument("--json", action="store_true", help="machine-readable output")
+        return sp
+
+    add("list", "list the rule systems").set_defaults(func=cmd_list)
+    sp = add("rules", "print a system's rulebook with each clause's source")
+    sp.add_argument("system")
+    sp.set_defaults(func=cmd_rules)
+    for name, func in (("simulate", cmd_simulate), ("play", cmd_play)):
+        sp = add(name, "play seeded matches between bots" if name == "simulate" else
+                 "play in the terminal against bots")
+        sp.add_argument("system")
+        sp.add_argument("--seed", type=int, default=0)
+        sp.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+        sp.add_argument("--bot", choices=sorted(BOTS), default="rule")
+        if name == "simulate":
+            sp.add_argument("-n", type=int, default=100)
+            sp.add_argument("--records", metavar="FILE", help="write one JSON record per match (JSON Lines)")
+        else:
+            sp.add_argument("--seat", type=int, default=0)
+        sp.set_defaults(func=func)
+    sp = add("replay", "replay and check a record (JSON) or records (JSON Lines)")
+    sp.add_argument("file")
+    sp.set_defaults(func=cmd_replay)
+    sp = add("check", "validate every spec and play checked matches under every option set")
+    sp.add_argument("systems", nargs="*")
+    sp.add_argument("-n", type=int, default=200, help="matches per option set")
+    sp.add_argument("--bot", choices=[*sorted(BOTS), "mixed"], default="mixed")
+    sp.set_defaults(func=cmd_check)
+    sp = add("docs", "check (or --write) the documents generated from the specs")
+    sp.add_argument("--write", action="store_true")
+    sp.add_argument("--root", default="docs")
+    sp.set_defaults(func=cmd_docs)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    try:
+        args = build_parser().parse_args(argv)
+        code: int = args.func(args)
+        return code
+    except CardspecError as exc:
+        print(f"cardspec: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cardspec: error: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cardspec: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

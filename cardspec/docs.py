@@ -1,0 +1,129 @@
+"""Documents generated from the specs: the rulebook of each system and the ambiguity register.
+
+``cardspec docs --write`` writes ``docs/rules/<id>.md`` and ``docs/ambiguities.md``;
+a test fails when the committed files differ from what the specs give.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .engine.options import key_of
+from .engine.spec import Spec, available, load
+
+SOURCE_KEYS = ("source",)
+
+
+def _src(d: Any) -> str:
+    return f'{d["doc"]}: “{d["quote"]}”'
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, dict):
+        if "$option" in v:
+            m = v.get("map")
+            return f"option `{v['$option']}`" + (f" mapped {m}" if m else "")
+        return "{" + ", ".join(f"{k}: {_value(x)}" for k, x in v.items()
+                               if not k.endswith("source")) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    return str(v)
+
+
+def _clause(title: str, d: dict[str, Any], level: str = "##") -> list[str]:
+    out = [f"{level} {title}", ""]
+    for k, v in d.items():
+        if k.endswith("source") or k in ("rows", "tables", "rounds"):
+            continue
+        out.append(f"- **{k}**: {_value(v)}")
+    for k, v in d.items():
+        if k.endswith("source"):
+            label = "Source" if k == "source" else f"Source ({k.removesuffix('_source')})"
+            out.append(f"- {label}: {_src(v)}")
+    out.append("")
+    return out
+
+
+def _table(t: dict[str, Any]) -> list[str]:
+    inputs = list(t["inputs"])
+    out = [f"### Table `{t['id']}` (hit policy: {_value(t.get('hit', 'unique'))})", "",
+           f"Source: {_src(t['source'])}", ""]
+    out.append("| " + " | ".join([*inputs, "result", "source"]) + " |")
+    out.append("|" + "---|" * (len(inputs) + 2))
+    for r in t["rows"]:
+        cells = [_value(r["when"].get(i, "any")) for i in inputs]
+        then = r["then"]
+        if isinstance(then, dict) and "per" in then:
+            then = " + ".join([str(then.get("add", 0))] + [f"{c}×{f}" for f, c in then["per"].items()])
+        cells += [_value(then), f"“{r['source']['quote']}”"]
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    return out
+
+
+def rulebook(spec: Spec) -> str:
+    """The rulebook of one system, each clause with its source."""
+    d = spec.data
+    out = [f"# {d['title']} (`{d['id']}`)", "", d.get("summary", ""), "",
+           "Generated from the spec by `cardspec docs --write`; do not edit.", ""]
+    for key in ("players", "deck", "deal", "ranking", "hand_value"):
+        if key in d:
+            out += _clause(key.replace("_", " ").capitalize(), d[key])
+    out += ["## Phases", ""]
+    for i, ph in enumerate(d["phases"]):
+        out += _clause(f"{i + 1}. `{ph['id']}` ({ph['component']})", ph, "###")
+        for j, r in enumerate(ph.get("rounds", [])):
+            out += _clause(f"Round {j + 1}", r, "####")
+    out += _clause("Scoring", d["scoring"])
+    for t in d["scoring"]["tables"]:
+        out += _table(t)
+    out += _clause("Match", {k: v for k, v in d["match"].items() if k != "end"})
+    out += _clause("Match end", d["match"]["end"], "###")
+    out += ["## Options", "", "| option | type | values | default | description |", "|---|---|---|---|---|"]
+    for name, o in d["options"].items():
+        vals = ", ".join(key_of(v) for v in o.get("values", [])) or f"{o.get('min')}..{o.get('max')}" \
+            if o["type"] != "bool" else "true, false"
+        out.append(f"| `{name}` | {o['type']} | {vals} | {key_of(o['default'])} | {o['description']} |")
+    out += ["", "## Ambiguities", "",
+            f"{len(d['ambiguities'])} registered; see [the register](../ambiguities.md#{d['id']}).", ""]
+    return "\n".join(out)
+
+
+def ambiguities_doc(specs: list[Spec]) -> str:
+    """The ambiguity register of every system."""
+    out = ["# Ambiguity register", "",
+           "Every place where a source text is silent, contradicts itself or is defective, with the",
+           "readings, the decision and why. Each reading is a value of a spec option, so every reading",
+           "is playable: `cardspec simulate SYSTEM --option NAME=VALUE`.",
+           "", "Generated from the specs by `cardspec docs --write`; do not edit.", ""]
+    for spec in specs:
+        out += [f"## {spec.id}", ""]
+        for a in spec.ambiguities:
+            out += [f"### `{a.id}`", "", f"> “{a.source.quote}” ({a.source.doc})", "",
+                    f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`):", ""]
+            for val, text in a.readings.items():
+                mark = " **(decision)**" if val == a.decision else ""
+                out.append(f"- `{val}`{mark}: {text}")
+            out += ["", f"**Why.** {a.reasons}", ""]
+    return "\n".join(out)
+
+
+def expected_docs() -> dict[str, str]:
+    """Relative path → content of every generated document."""
+    specs = [load(i) for i in available()]
+    files = {f"rules/{s.id}.md": rulebook(s) for s in specs}
+    files["ambiguities.md"] = ambiguities_doc(specs)
+    return files
+
+
+def write_docs(root: Path) -> list[str]:
+    """Write the generated documents under ``root``; return what changed."""
+    changed = []
+    for rel, text in expected_docs().items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.exists() or p.read_text(encoding="utf-8") != text:
+            p.write_text(text, encoding="utf-8")
+            changed.append(rel)
+    return changed
