@@ -144,7 +144,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     text = [f"{spec.id}: {args.n} matches ({_label(_options(spec, args.option))}), bot={args.bot}",
             f"  mean hands {stats['mean_hands']:.2f}, mean actions {stats['mean_actions']:.1f}, "
             f"thrown-in hands {thrown}",
-            "  win share by seat: " + ", ".join(f"{k}: {v:.3f}" for k, v in stats["win_share_by_seat"].items()),
+            "  win share by seat: "
+            + ", ".join(f"{k}: {v:.3f}" for k, v in stats["win_share_by_seat"].items()),
             f"  {secs:.2f} s" + (f"; records in {args.records}" if args.records else "")]
     _emit(args, stats, "\n".join(text))
     return 0
@@ -296,7 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cardspec: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"cardspec: error: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}", file=sys.stderr)
+        name = getattr(exc, "filename", "") or ""
+        print(f"cardspec: error: {exc.strerror or exc}: {name}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cardspec: interrupted", file=sys.stderr)

@@ -28,7 +28,8 @@ def random_bot(rng: random.Random) -> Bot:
 
 def _trumps(st: State, suit: int, card: int) -> int:
     tt = st.game.trick_tables(suit, card)
-    return sum(1 for c in st.game.deck.cards_of(st.hands[st.cur]) if tt.eff_suit[c] == suit or c in tt.top_cards)
+    hand = st.game.deck.cards_of(st.hands[st.cur])
+    return sum(1 for c in hand if tt.eff_suit[c] == suit or c in tt.top_cards)
 
 
 def _power(st: State, c: int) -> int:
@@ -65,10 +66,11 @@ def rule_bot(rng: random.Random) -> Bot:
             winners = [i for i, c in enumerate(cards) if tt.power[st.led][c] > best]
             if winners and not partner_wins:
                 return legal[min(winners, key=lambda i: tt.power[st.led][cards[i]])]
-            return legal[min(range(len(cards)), key=lambda i: (tt.power[st.led][cards[i]], deck.rank_of[cards[i]]))]
-        if Kind.ACCEPT in kinds and st.up >= 0:
-            if _trumps(st, deck.suit_of[st.up], st.up) >= 3 or Kind.PASS not in kinds:
-                return next(a for a in legal if kind_of(a) == Kind.ACCEPT)
+            return legal[min(range(len(cards)),
+                             key=lambda i: (tt.power[st.led][cards[i]], deck.rank_of[cards[i]]))]
+        if Kind.ACCEPT in kinds and st.up >= 0 and (
+                _trumps(st, deck.suit_of[st.up], st.up) >= 3 or Kind.PASS not in kinds):
+            return next(a for a in legal if kind_of(a) == Kind.ACCEPT)
         if Kind.NAME in kinds:
             names = [a for a in legal if kind_of(a) == Kind.NAME]
             best_a = max(names, key=lambda a: _trumps(st, arg_of(a), -1))

@@ -22,7 +22,7 @@ from .cards import Deck
 from .components import build_component
 from .components.base import Component
 from .components.deal import DealRules
-from .errors import SpecError, Source
+from .errors import Source, SpecError
 from .handvalue import HandValue
 from .match import MatchRules
 from .options import complete, resolve

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CardMask, Deck
-from .errors import SpecError, Source
+from .errors import Source, SpecError
 
 SCALE = 2
 

@@ -1,16 +1,21 @@
 """Reading spec files: safe YAML, hard limits, line numbers, ``extends:`` and the schema.
 
-Every spec is read with PyYAML's safe loader only, after a streaming pre-pass that
-refuses aliases (so an alias bomb cannot expand), nesting deeper than
-:data:`MAX_DEPTH` and more than :data:`MAX_NODES` nodes. Files over
-:data:`MAX_BYTES` are refused before they are read. The result is validated
-against ``spec/schema/spec.schema.json`` (which rejects unknown keys); a failure
-names the file, the line and the key.
+Every spec is read with PyYAML's safe loader only (libyaml's when present, for
+speed), after a streaming pre-pass that refuses aliases (so an alias bomb cannot
+expand), nesting deeper than :data:`MAX_DEPTH`, more than :data:`MAX_NODES`
+nodes and more than one document. Files over :data:`MAX_BYTES` are refused
+before they are read, and at most that many bytes are ever read. The result is
+validated against ``spec/schema/spec.schema.json`` (which rejects unknown keys)
+and then compiled with its default options, so counts that do not add up or an
+``$option`` naming no option are caught on load; a failure names the file, the
+line and the key.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import stat
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -24,7 +29,11 @@ from .errors import SpecError
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 48
-MAX_NODES = 200_000
+MAX_NODES = 50_000
+MAX_SCHEMA_ERRORS = 1_000
+
+# libyaml parses about twenty times faster than the pure-Python parser; both are safe.
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 Path_ = tuple[str | int, ...]
 
@@ -47,11 +56,32 @@ class LoadedYaml:
         return self.lines.get((), None)
 
 
+def _line(mark: Any) -> int | None:
+    return mark.line + 1 if mark is not None else None
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> tuple[str, int | None]:
+    """One line describing a PyYAML error, and its line."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or (str(exc).splitlines() or ["error"])[0]
+    context = getattr(exc, "context", None)
+    cmark = getattr(exc, "context_mark", None)
+    if context and cmark is not None and mark is not None and cmark.line != mark.line:
+        problem += f" ({context} at line {cmark.line + 1})"
+    return " ".join(str(problem).split()), _line(mark)
+
+
 def _prescan(text: str, file: str) -> None:
     depth = 0
     nodes = 0
+    docs = 0
     try:
-        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        for ev in yaml.parse(text, Loader=_Loader):
+            if isinstance(ev, yaml.DocumentStartEvent):
+                docs += 1
+                if docs > 1:
+                    raise SpecError("more than one YAML document ('---'); a spec is one document",
+                                    file, _line(ev.start_mark))
             if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
                 line = ev.start_mark.line + 1 if ev.start_mark else None
                 raise SpecError("YAML anchors and aliases are not allowed in specs", file, line)
@@ -67,34 +97,41 @@ def _prescan(text: str, file: str) -> None:
                 if nodes > MAX_NODES:
                     raise SpecError(f"more than {MAX_NODES} YAML nodes", file)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        problem, line = _yaml_problem(exc)
         raise SpecError(f"malformed YAML: {problem}", file, line) from None
 
 
-def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str) -> Any:
+def _dotted(path: Path_) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str,
+             loader: yaml.SafeLoader) -> Any:
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {}
         for knode, vnode in node.value:
-            key = _convert(knode, (*path, "<key>"), {}, file)
+            key = _convert(knode, (*path, "<key>"), {}, file, loader)
             if not isinstance(key, str):
-                raise SpecError(f"mapping key {key!r} is not a string", file,
-                                knode.start_mark.line + 1)
+                raise SpecError(f"mapping key {str(key)[:80]!r} is not a string", file,
+                                knode.start_mark.line + 1, _dotted(path))
             if key in out:
-                raise SpecError("duplicate key", file, knode.start_mark.line + 1, key)
-            out[key] = _convert(vnode, (*path, key), lines, file)
+                raise SpecError("duplicate key", file, knode.start_mark.line + 1,
+                                _dotted((*path, key)))
+            out[key] = _convert(vnode, (*path, key), lines, file, loader)
+            lines[(*path, key)] = knode.start_mark.line + 1  # the line of the key itself
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(v, (*path, i), lines, file) for i, v in enumerate(node.value)]
-    loader = yaml.SafeLoader("")
+        return [_convert(v, (*path, i), lines, file, loader) for i, v in enumerate(node.value)]
     try:
         return loader.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
-        raise SpecError(f"bad scalar: {exc}", file, node.start_mark.line + 1) from None
-    finally:
-        loader.dispose()
+        problem, _ = _yaml_problem(exc)
+        raise SpecError(f"bad value: {problem}", file, node.start_mark.line + 1,
+                        _dotted(path)) from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer of 5000 digits
+        raise SpecError(f"bad value: {str(exc)[:120]}", file, node.start_mark.line + 1,
+                        _dotted(path)) from None
 
 
 def load_yaml_text(text: str, file: str) -> LoadedYaml:
@@ -112,29 +149,46 @@ def load_yaml_text(text: str, file: str) -> LoadedYaml:
         raise SpecError(f"file larger than {MAX_BYTES} bytes", file)
     _prescan(text, file)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:  # pragma: no cover - the prescan sees the same errors
-        raise SpecError(f"malformed YAML: {exc}", file) from None
+        problem, line = _yaml_problem(exc)
+        raise SpecError(f"malformed YAML: {problem}", file, line) from None
     if node is None:
         raise SpecError("empty file", file)
     lines: dict[Path_, int] = {}
-    return LoadedYaml(_convert(node, (), lines, file), lines, file)
+    loader = yaml.SafeLoader("")
+    try:
+        return LoadedYaml(_convert(node, (), lines, file, loader), lines, file)
+    finally:
+        loader.dispose()
 
 
 def read_text_limited(path: Path, what: str = "file") -> str:
-    """Read a UTF-8 file after checking its size; errors name the file."""
+    """Read a UTF-8 file after checking its size; errors name the file.
+
+    Only regular files are read, and never more than :data:`MAX_BYTES` + 1 bytes,
+    so a device such as ``/dev/zero`` or a file that grows cannot exhaust memory.
+    """
     try:
-        size = path.stat().st_size
+        st = path.stat()
     except OSError as exc:
         raise SpecError(f"cannot read {what}: {exc.strerror}", str(path)) from None
-    if size > MAX_BYTES:
-        raise SpecError(f"{what} is {size} bytes; the limit is {MAX_BYTES}", str(path))
+    if not stat.S_ISREG(st.st_mode):
+        raise SpecError(f"cannot read {what}: not a regular file", str(path))
+    if st.st_size > MAX_BYTES:
+        raise SpecError(f"{what} is {st.st_size} bytes; the limit is {MAX_BYTES}", str(path))
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise SpecError(f"cannot read {what}: {exc.strerror}", str(path)) from None
+    if len(raw) > MAX_BYTES:
+        raise SpecError(f"{what} is over {MAX_BYTES} bytes", str(path))
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SpecError(f"not UTF-8 text (byte {exc.start})", str(path)) from None
-    except OSError as exc:
-        raise SpecError(f"cannot read {what}: {exc.strerror}", str(path)) from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise SpecError(f"not UTF-8 text (byte {exc.start})", str(path), line) from None
 
 
 def spec_dir() -> Path:
@@ -160,7 +214,8 @@ def record_schema() -> dict[str, Any]:
 
 def _describe(err: jsonschema.ValidationError) -> str:
     if err.validator == "additionalProperties":
-        allowed = sorted(err.schema.get("properties", {}))
+        props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+        allowed = sorted(props)
         return f"{err.message}; allowed keys: {', '.join(allowed)}"
     if err.validator in ("oneOf", "anyOf") and err.context:
         best = min(err.context, key=lambda e: len(list(e.relative_path)))
@@ -168,14 +223,28 @@ def _describe(err: jsonschema.ValidationError) -> str:
     return err.message[:300]
 
 
+def unexpected_key(err: jsonschema.ValidationError) -> str | None:
+    """The first key that an ``additionalProperties: false`` error is about, if any."""
+    if err.validator != "additionalProperties" or not isinstance(err.instance, dict):
+        return None
+    props = err.schema.get("properties", {})
+    extra = [k for k in err.instance if k not in props]
+    return str(extra[0]) if extra else None
+
+
 def validate(data: Any, schema: dict[str, Any], loaded: LoadedYaml | None, file: str) -> None:
     """Validate against a schema; raise :class:`SpecError` naming the first problem."""
     validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(data), key=lambda e: (len(list(e.path)), list(map(str, e.path))))
+    # A hostile file can hold thousands of errors; the first MAX_SCHEMA_ERRORS are enough.
+    found = itertools.islice(validator.iter_errors(data), MAX_SCHEMA_ERRORS)
+    errors = sorted(found, key=lambda e: (len(list(e.path)), list(map(str, e.path))))
     if not errors:
         return
     err = errors[0]
     path = tuple(err.absolute_path)
+    extra = unexpected_key(err)
+    if extra is not None:
+        path = (*path, extra)
     line = loaded.line_of(path) if loaded else None
     key = ".".join(str(p) for p in path) or "<top>"
     raise SpecError(_describe(err), file, line, key)
@@ -219,4 +288,30 @@ def load_spec_file(path: Path, _seen: tuple[str, ...] = ()) -> tuple[dict[str, A
         data.pop("extends", None)
         data["extended_from"] = parent
     validate(data, spec_schema(), loaded, str(path))
+    _compile(data, loaded, str(path))
     return data, loaded
+
+
+def _compile(data: dict[str, Any], loaded: LoadedYaml, file: str) -> None:
+    """Build the game with default options, so an inconsistent spec fails on load.
+
+    Errors of the game builder name a key (``deal``, ``phases.1.enabled``); the
+    line of that key is added here. Anything else the builder trips over on a
+    schema-valid but hostile spec is reported as a spec error, never a traceback.
+    """
+    from .errors import CardspecError
+    from .game import Game
+    from .spec import Spec
+
+    try:
+        Game(Spec(data, file, loaded))
+    except SpecError as exc:
+        if exc.line is not None or not exc.key:
+            raise
+        path = tuple(int(p) if p.isdigit() else p for p in exc.key.split("."))
+        raise SpecError(exc.detail, exc.file or file, loaded.line_of(path), exc.key) from None
+    except CardspecError as exc:
+        raise SpecError(str(exc), file) from None
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as exc:
+        raise SpecError(f"the spec does not compile: {type(exc).__name__}: {str(exc)[:160]}",
+                        file) from None

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import SpecError, Source
+from .errors import Source, SpecError
 
 if TYPE_CHECKING:
     from .game import Game

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import SpecError, Source
+from .errors import Source, SpecError
 from .tables import DecisionTable, Value
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class Scoring:
                                     key=f"scoring.tables.{i}.inputs.{inp.name}")
             for r in table.rows:
                 for f in r.per:
-                    if f not in facts or facts[f] and type(facts[f][0]) is not int:
+                    if f not in facts or (facts[f] and type(facts[f][0]) is not int):
                         raise SpecError(f"linear term on '{f}', which is not an integer fact", file,
                                         key=f"scoring.tables.{i}")
             tables.append(table)

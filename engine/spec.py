@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import SpecError, Source
+from .errors import Source, SpecError
 from .loader import LoadedYaml, load_spec_file, spec_dir
 from .options import OptionDecl, key_of
 

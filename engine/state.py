@@ -16,10 +16,10 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from . import chance
 from .actions import Action, Kind, kind_of
 from .cards import Card, CardMask
 from .errors import IllegalActionError, RecordError
@@ -100,24 +100,27 @@ class State:
                 raise RecordError(f"deal 0: dealer must be a seat 0..{n - 1}", path="deals.0.dealer")
             self.dealer = d
         elif game.match.first_dealer == "random":
-            self.dealer = self._rng("dealer").randrange(n)
+            self.dealer = chance.randbelow(self._seed(), -1, 0, n)
         else:
             self.dealer = 0
         self._start_hand()
 
     # --- chance -----------------------------------------------------------------
-    def _rng(self, what: str) -> random.Random:
+    def _seed(self) -> int:
         if self.seed is None:
-            raise RecordError(f"chance needed ({what}) but the record has no seed and no explicit deal",
-                              path="seed")
-        return random.Random(f"{self.seed}/{what}")
+            raise RecordError("chance needed but the record has no seed and no explicit deal for "
+                              f"hand {self.hand_no}", path="seed")
+        return self.seed
 
-    def shuffled(self, cards: Sequence[Card], what: str) -> list[Card]:
-        """A seeded shuffle of ``cards`` for chance event ``what`` of this hand."""
+    def shuffled(self, cards: Sequence[Card]) -> list[Card]:
+        """A seeded shuffle of ``cards`` for the next chance event of this hand.
+
+        Chance is a pure function of (seed, hand, event number): see
+        :mod:`cardspec.engine.chance`; a copy replays the same chance.
+        """
         self.chance_count += 1
-        order = list(cards)
-        self._rng(f"{self.hand_no}/{what}/{self.chance_count}").shuffle(order)
-        return order
+        perm = chance.permutation(self._seed(), self.hand_no, self.chance_count, len(cards))
+        return [cards[i] for i in perm]
 
     # --- hand flow ---------------------------------------------------------------
     def seats_from(self, seat: int) -> list[int]:
@@ -163,7 +166,7 @@ class State:
 
             self.hands, self.piles = explicit_deal(self, explicit, seats)
         else:
-            order = self.shuffled(range(g.deck.size), "deal")
+            order = self.shuffled(range(g.deck.size))
             self.hands, self.piles = g.deal.deal(order, seats, n)
         g.phases[0].start(self)
 
@@ -261,14 +264,14 @@ class State:
 
     def apply(self, a: Action) -> Step:
         """Check and carry out ``a`` for the player to act."""
-        comp = self.game.phases[self.phase] if self.winners is None else None
-        if comp is None or not comp.is_legal(self, a):
+        if self.winners is not None:
             self.check(a)
-        assert comp is not None
-        seat, hands_before = self.cur, len(self.hand_results)
-        self.history.append((seat, a, self.phase))
-        comp.apply(self, a)
-        return Step(seat, a, len(self.hand_results) != hands_before)
+        seat, hand, history = self.cur, self.hand_no, self.history
+        history.append((seat, a, self.phase))
+        if not self.game.phases[self.phase].try_apply(self, a):
+            history.pop()
+            self.check(a)
+        return Step(seat, a, self.hand_no != hand or self.winners is not None)
 
     def apply_name(self, text: str) -> Step:
         """Apply an action given by name."""
@@ -330,13 +333,14 @@ class State:
                 hist.append({"seat": who, "action": g.action_name(a).split()[0] + " ?"})
             else:
                 hist.append({"seat": who, "action": g.action_name(a)})
-        public_piles = {}
+        public_piles: dict[str, dict[str, Any]] = {}
         for pr in g.deal.piles:
             pile = self.piles.get(pr.name, [])
             public_piles[pr.name] = {"count": len(pile)}
         for name, pile in self.piles.items():
             if name not in public_piles:  # piles made in play (discard) are face up
-                public_piles[name] = {"count": len(pile), "cards_top_first": [names[c] for c in reversed(pile)]}
+                public_piles[name] = {"count": len(pile),
+                                      "cards_top_first": [names[c] for c in reversed(pile)]}
         return {
             "system": g.id, "seat": seat, "hand": self.hand_no, "dealer": self.dealer,
             "to_act": self.cur,
@@ -346,7 +350,8 @@ class State:
             "up_card": names[self.up] if self.up >= 0 else None,
             "trump": deck.suits[self.trump] if self.trump >= 0 else None,
             "maker": self.maker if self.maker >= 0 else None,
-            "trick": [{"seat": s, "card": names[c]} for s, c in zip(self.trick_seats, self.trick, strict=True)],
+            "trick": [{"seat": s, "card": names[c]}
+                      for s, c in zip(self.trick_seats, self.trick, strict=True)],
             "tricks_won": list(self.tricks),
             "won_cards": [[names[c] for c in deck.cards_of(w)] for w in self.won],
             "piles": public_piles,

@@ -24,7 +24,7 @@ The same structure is what the verification layer hands to z3.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import CardspecError, Source, SpecError
@@ -105,6 +105,7 @@ class DecisionTable:
     rows: tuple[Row, ...]
     hit: str
     source: Source | None
+    _memo: dict[tuple[Value, ...], Row] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def build(spec: Mapping[str, Any], hit: str, file: str) -> DecisionTable:
@@ -160,5 +161,9 @@ class DecisionTable:
         return matching[0]
 
     def evaluate(self, facts: Mapping[str, Any]) -> int:
-        """The table's output for these facts."""
-        return self.select(facts).output(facts)
+        """The table's output for these facts (the row choice is memoised by input values)."""
+        key = tuple([facts[i.name] for i in self.inputs])
+        row = self._memo.get(key)
+        if row is None:
+            row = self._memo[key] = self.select(facts)
+        return row.output(facts)

@@ -73,6 +73,16 @@ class Component:
         """Carry out a legal action."""
         raise NotImplementedError
 
+    def try_apply(self, st: State, a: Action) -> bool:
+        """Check and carry out ``a``; False (and nothing done) if it is illegal.
+
+        The hot path of ``State.apply``; a component may fuse the check into the doer.
+        """
+        if not self.is_legal(st, a):
+            return False
+        self.apply(st, a)
+        return True
+
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         """Why ``a`` is not legal now, and the clause it breaks."""
         return f"not allowed in the '{self.id}' phase now", self.source

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ..cards import Card, CardMask, Deck
-from ..errors import SpecError, Source
+from ..errors import Source, SpecError
 
 
 @dataclass(frozen=True)
@@ -57,26 +58,36 @@ class DealRules:
         rest = deck_size - seats * self.hand_size - fixed
         return {p.name: (p.count if p.count >= 0 else rest) for p in self.piles}
 
-    def deal(self, order: Sequence[Card], seats: Sequence[int], players: int
-             ) -> tuple[list[CardMask], dict[str, list[Card]]]:
-        """Deal ``order`` (top first) to ``seats`` (in dealing order)."""
-        hands = [0] * players
-        have = dict.fromkeys(seats, 0)
-        pos = 0
-        i = 0
-        while any(v < self.hand_size for v in have.values()):
+    @cache  # noqa: B019 - a frozen rules object, as many as there are games
+    def _layout(self, deck_size: int, nseats: int) -> tuple[tuple[tuple[int, ...], ...], tuple[slice, ...]]:
+        """Deck positions (top first) of each seat's cards, and each pile's slice."""
+        positions: list[list[int]] = [[] for _ in range(nseats)]
+        have = [0] * nseats
+        pos = i = 0
+        while any(v < self.hand_size for v in have):
             p = self.packets[i % len(self.packets)]
             i += 1
-            for s in seats:
+            for s in range(nseats):
                 k = min(p, self.hand_size - have[s])
-                for c in order[pos:pos + k]:
-                    hands[s] |= 1 << c
+                positions[s].extend(range(pos, pos + k))
                 have[s] += k
                 pos += k
-        piles: dict[str, list[Card]] = {}
-        sizes = self.pile_sizes(len(order), len(seats))
+        slices = []
         for pr in self.piles:
-            k = sizes[pr.name]
-            piles[pr.name] = list(reversed(order[pos:pos + k]))
+            k = self.pile_sizes(deck_size, nseats)[pr.name]
+            slices.append(slice(pos, pos + k))
             pos += k
+        return tuple(tuple(p) for p in positions), tuple(slices)
+
+    def deal(self, order: Sequence[Card], seats: Sequence[int], players: int
+             ) -> tuple[list[CardMask], dict[str, list[Card]]]:
+        """Deal ``order`` (top first) to ``seats`` (in dealing order), packet by packet."""
+        positions, slices = self._layout(len(order), len(seats))
+        hands = [0] * players
+        for s, where in zip(seats, positions, strict=True):
+            m = 0
+            for p in where:
+                m |= 1 << order[p]
+            hands[s] = m
+        piles = {pr.name: list(reversed(order[sl])) for pr, sl in zip(self.piles, slices, strict=True)}
         return hands, piles

@@ -19,7 +19,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Kind, cards_of_action, encode, kind_of
-from ..errors import SpecError, Source
+from ..errors import Source, SpecError
 from .base import Component
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class DrawDiscard(Component):
         self.knock_source = Source(**kn["source"]) if kn else self.source
         iw = d.get("instant_win")
         self.instant: float | None = iw["value"] if iw else None
-        self.check_after_deal = bool(iw) and iw.get("check_after_deal", "on") == "on"
+        self.check_after_deal = iw is not None and iw.get("check_after_deal", "on") == "on"
         self.exhausted: str = d["stock_exhausted"]
         if self.exhausted not in ("reshuffle", "end_round"):
             raise SpecError("stock_exhausted must be reshuffle or end_round", file,
@@ -79,7 +79,7 @@ class DrawDiscard(Component):
         if not st.piles[self.stock]:
             disc = st.piles[self.discard]
             if self.exhausted == "reshuffle" and len(disc) > 1:
-                st.piles[self.stock] = st.shuffled(disc[:-1], "reshuffle")
+                st.piles[self.stock] = st.shuffled(disc[:-1])
                 st.piles[self.discard] = disc[-1:]
             else:
                 self._end(st, "exhausted")

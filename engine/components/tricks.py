@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..actions import KIND_SHIFT, Action, Kind, cards_of_action, kind_of
-from ..errors import SpecError, Source
+from ..errors import Source, SpecError
 from ..ranking import trick_winner
 from .base import Component
 
@@ -58,6 +58,7 @@ class Tricks(Component):
             st.cur = st.next_seat(st.dealer)
         st.trick = []
         st.trick_seats = []
+        st.pv["playing"] = sum(1 for s in range(len(st.active)) if st.active[s] and not st.out >> s & 1)
 
     def _mask(self, st: State) -> int:
         hand = st.hands[st.cur]
@@ -69,7 +70,11 @@ class Tricks(Component):
         return hand
 
     def legal(self, st: State) -> list[Action]:
-        m = self._mask(st)
+        m = st.hands[st.cur]
+        if st.trick and self.follow == "effective_suit":
+            f = m & st.tt.suit_mask[st.led]  # type: ignore[union-attr]
+            if f:
+                m = f
         play = self.play
         out = []
         while m:
@@ -82,24 +87,37 @@ class Tricks(Component):
         c = a - PLAY_BASE - 1
         return 0 <= c < len(self.play) and bool(self._mask(st) >> c & 1)
 
-    def apply(self, st: State, a: Action) -> None:
+    def try_apply(self, st: State, a: Action) -> bool:
+        """The checked hot path: legality test and play fused (see :meth:`apply`)."""
         c = a - PLAY_BASE - 1
+        if not 0 <= c < len(self.play):
+            return False
         seat = st.cur
-        st.hands[seat] &= ~(1 << c)
+        hand = st.hands[seat]
         tt = st.tt
         assert tt is not None
-        if not st.trick:
+        trick = st.trick
+        allowed = hand
+        if trick and self.follow == "effective_suit":
+            f = hand & tt.suit_mask[st.led]
+            if f:
+                allowed = f
+        if not allowed >> c & 1:
+            return False
+        st.hands[seat] = hand & ~(1 << c)
+        if not trick:
             st.led = tt.eff_suit[c]
-        st.trick.append(c)
+        trick.append(c)
         st.trick_seats.append(seat)
-        playing = sum(1 for s in range(len(st.active)) if st.active[s] and not st.out >> s & 1)
-        if len(st.trick) < playing:
+        if len(trick) < st.pv["playing"]:
             st.cur = st.next_seat(seat)
-            return
-        w = st.trick_seats[trick_winner(tt.power[st.led], st.trick)]
+            return True
+        w = st.trick_seats[trick_winner(tt.power[st.led], trick)]
         st.tricks[w] += 1
-        for x in st.trick:
-            st.won[w] |= 1 << x
+        won = st.won[w]
+        for x in trick:
+            won |= 1 << x
+        st.won[w] = won
         st.trick_winners.append(w)
         st.trick = []
         st.trick_seats = []
@@ -107,6 +125,12 @@ class Tricks(Component):
             st.next_phase()
         else:
             st.cur = w
+        return True
+
+    def apply(self, st: State, a: Action) -> None:
+        if not self.try_apply(st, a):
+            reason, src = self.why_illegal(st, a)
+            raise IllegalActionError(st.game.action_name(a), reason, src)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         if kind_of(a) != Kind.PLAY:

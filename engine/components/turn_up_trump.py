@@ -24,7 +24,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Kind, arg_of, cards_of_action, encode, kind_of
-from ..errors import SpecError, Source
+from ..errors import Source, SpecError
 from .base import Component
 
 if TYPE_CHECKING:
@@ -45,7 +45,8 @@ class TurnUpTrump(Component):
         self.all_pass: str = d["all_pass"]
         self.all_pass_source = Source(**d["all_pass_source"])
         if self.all_pass not in ("dealer_must_name", "redeal", "turn_up_fixed"):
-            raise SpecError(f"all_pass must be dealer_must_name, redeal or turn_up_fixed, got {self.all_pass!r}",
+            raise SpecError("all_pass must be dealer_must_name, redeal or turn_up_fixed, "
+                            f"got {self.all_pass!r}",
                             file, key=f"{key}.all_pass")
         ex = d.get("kitty_exchange")
         self.exchange: dict[str, Any] | None = dict(ex) if ex and ex["enabled"] is True else None
@@ -84,7 +85,12 @@ class TurnUpTrump(Component):
             if bad:
                 raise SpecError(f"exchange ranks {bad} are not in the deck", self.file, key=self.key)
             self.ex_ranks = frozenset(deck.ranks.index(r) for r in ex["ranks"])
+            self.ex_mask = sum(1 << c for c in range(deck.size) if deck.rank_of[c] in self.ex_ranks)
             self.ex_arg = game.codec.label_index(ex["name"])
+        self.pass_action = encode(Kind.PASS)
+        self.discard_action = tuple(encode(Kind.DISCARD, cards=(c,)) for c in range(deck.size))
+        self.accept_action = {r: encode(Kind.ACCEPT, arg=x) for r, x in self.accept_arg.items()}
+        self.name_action = tuple(encode(Kind.NAME, arg=s) for s in range(len(deck.suits)))
 
     # --- helpers ---------------------------------------------------------------
     def _turn_up(self, st: State, k: int) -> int:
@@ -117,18 +123,19 @@ class TurnUpTrump(Component):
 
     def legal(self, st: State) -> list[Action]:
         if st.pv.get("discarding"):
-            return [encode(Kind.DISCARD, cards=(c,)) for c in st.game.deck.cards_of(st.hands[st.cur])]
+            return [self.discard_action[c] for c in st.game.deck.cards_of(st.hands[st.cur])]
         r = st.pv["round"]
         rd = self.rounds[r]
         out: list[Action] = []
         if rd["kind"] == "accept_turn_up":
-            out.append(encode(Kind.ACCEPT, arg=self.accept_arg[r]))
+            out.append(self.accept_action[r])
         else:
             skip = self._last_turned_suit(st) if rd.get("exclude_turned") else -1
-            out.extend(encode(Kind.NAME, arg=s) for s in range(len(st.game.deck.suits)) if s != skip)
+            out.extend(a for s, a in enumerate(self.name_action) if s != skip)
         if not self._forced(st):
-            out.append(encode(Kind.PASS))
-        out.extend(self._exchanges(st))
+            out.append(self.pass_action)
+        if self.exchange:
+            out.extend(self._exchanges(st))
         out.sort()
         return out
 
@@ -136,8 +143,10 @@ class TurnUpTrump(Component):
         ex = self.exchange
         if not ex or st.pv["round"] not in ex["rounds"] or st.pv.get("exchanged") or self._forced(st):
             return []
-        deck = st.game.deck
-        eligible = [c for c in deck.cards_of(st.hands[st.cur]) if deck.rank_of[c] in self.ex_ranks]
+        held = st.hands[st.cur] & self.ex_mask
+        if held.bit_count() < ex["count"]:
+            return []
+        eligible = list(st.game.deck.cards_of(held))
         return [encode(Kind.EXCHANGE, arg=self.ex_arg, cards=combo)
                 for combo in combinations(eligible, ex["count"])]
 

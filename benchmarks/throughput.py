@@ -1,0 +1,66 @@
+"""Random full hands per second through the public step API (``legal_actions`` and ``apply``).
+
+For each system: start matches from seeds, and count complete hands (deals)
+played by choosing uniformly among ``legal_actions()`` and calling ``apply``.
+Several runs; prints min / median / max. Pin to one core with ``taskset -c 0``.
+
+    python benchmarks/throughput.py [--seconds 2] [--runs 5] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from cardspec.engine.game import Game
+
+SYSTEMS = ("euchre", "bird-dog-11", "riding-the-bus")
+
+
+def hands_per_second(system: str, seconds: float, seed: int) -> float:
+    """Hands completed per second of random play through the step API."""
+    game = Game.from_system(system)
+    rng = random.Random(seed)
+    rnd = rng.random
+    hands = 0
+    n_matches = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        st = game.new_initial_state(seed * 100_000 + n_matches)
+        n_matches += 1
+        results = st.hand_results
+        legal_actions, apply = st.legal_actions, st.apply
+        while st.winners is None:
+            legal = legal_actions()
+            apply(legal[int(rnd() * len(legal))])
+        hands += len(results)
+        if time.perf_counter() >= deadline:
+            break
+    return hands / (time.perf_counter() - start)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("systems", nargs="*", default=list(SYSTEMS))
+    args = p.parse_args()
+    out = {}
+    for sid in args.systems:
+        runs = [hands_per_second(sid, args.seconds, i + 1) for i in range(args.runs)]
+        out[sid] = {"step_api_hands_per_s": {"min": round(min(runs)), "median": round(statistics.median(runs)),
+                                             "max": round(max(runs))}}
+        if not args.json:
+            r = out[sid]["step_api_hands_per_s"]
+            print(f"{sid:<16} hands/s through the step API: min {r['min']}, median {r['median']}, max {r['max']}")
+    if args.json:
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
