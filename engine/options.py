@@ -75,7 +75,7 @@ class OptionDecl:
     def sample_values(self) -> tuple[Any, ...]:
         """The values a test sweep covers: all of them, or for an int range its ends and default."""
         if self.type == "int":
-            return tuple(sorted({self.min, self.default, self.max}))  # type: ignore[type-var]
+            return tuple(sorted({self.min, self.default, self.max}))
         return self.all_values()
 
 

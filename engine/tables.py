@@ -84,7 +84,7 @@ def _allowed(inp: Input, cond: Any, where: str, file: str) -> frozenset[Value]:
         if inp.type == "int":
             if len(cond) != 2 or not all(type(x) is int for x in cond) or cond[0] > cond[1]:
                 raise SpecError(f"int condition on '{inp.name}' must be [lo, hi]", file, key=where)
-            vals: set[Value] = {v for v in inp.domain if cond[0] <= v <= cond[1]}  # type: ignore[operator]
+            vals: set[Value] = {v for v in inp.domain if cond[0] <= v <= cond[1]}
         else:
             vals = set(cond)
     else:

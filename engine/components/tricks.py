@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..actions import KIND_SHIFT, Action, Kind, cards_of_action, kind_of
-from ..errors import Source, SpecError
+from ..errors import IllegalActionError, Source, SpecError
 from ..ranking import trick_winner
 from .base import Component
 

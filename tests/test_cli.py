@@ -1,0 +1,85 @@
+"""The command line: every command, --json, and the exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardspec.cli import main
+from cardspec.engine.game import Game
+from cardspec.engine.loader import spec_dir
+
+
+def test_list_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--json"]) == 0
+    ids = {r["id"] for r in json.loads(capsys.readouterr().out)}
+    assert {"euchre", "bird-dog-11", "riding-the-bus"} <= ids
+
+
+def test_rules_renders_clauses_with_sources(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "euchre"]) == 0
+    out = capsys.readouterr().out
+    assert "Jack of the same color" in out and "004_945a3021da002f83.txt" in out
+    assert "| maker | tricks | alone | result | source |" in out
+
+
+def test_simulate_json_statistics(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "euchre", "-n", "4", "--json", "--option", "all_pass=redeal"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["matches"] == 4 and stats["options"]["all_pass"] == "redeal"
+    assert abs(sum(stats["win_share_by_seat"].values()) - 1) < 1e-9
+
+
+def test_check_json_reports_every_option_set(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "riding-the-bus", "-n", "2", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 9 and all(r["status"] == "ok" for r in rows)
+    assert {"players": "15"} in [r["options"] for r in rows]
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["rules", "no-such-game"], "unknown rule system"),
+    (["simulate", "euchre", "--option", "all_pass=sometimes"], "all_pass"),
+    (["simulate", "euchre", "--option", "nope=1"], "unknown option"),
+    (["simulate", "euchre", "-n", "0"], "-n"),
+    (["replay", "/nonexistent/file.json"], "cannot read"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_one_line(argv: list[str], needle: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cardspec: error:") and needle in err
+
+
+def test_play_in_the_terminal_to_the_end() -> None:
+    """A person at seat 0 typing the first legal action every time finishes a match."""
+    proc = subprocess.run([sys.executable, "-m", "cardspec", "play", "euchre", "--seed", "3"],
+                          input="0\n" * 3000, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "match over: winners" in proc.stdout and "your cards:" in proc.stdout
+
+
+def test_play_rejects_a_bad_move_and_quits_cleanly() -> None:
+    proc = subprocess.run([sys.executable, "-m", "cardspec", "play", "riding-the-bus", "--seat", "1"],
+                          input="jump\nplay ZZ\nq\n", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "not accepted" in proc.stdout and "bye" in proc.stdout
+
+
+def test_extends_states_only_the_differences(tmp_path: Path) -> None:
+    """A variant spec extends a base and changes one value; the engine plays the variant."""
+    shutil.copy(spec_dir() / "euchre.yaml", tmp_path / "euchre.yaml")
+    (tmp_path / "euchre-to-5.yaml").write_text(
+        "extends: euchre\nid: euchre-to-5\ntitle: Euchre to 5\n"
+        "match:\n  end:\n    target: 5\n", encoding="utf-8")
+    g = Game.from_system(str(tmp_path / "euchre-to-5.yaml"))
+    assert g.id == "euchre-to-5" and g.match.target == 5 and g.deck.size == 24
+    st = g.new_initial_state(4)
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    assert max(st.counters) >= 5 and max(st.counters) < 5 + 4
