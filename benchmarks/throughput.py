@@ -53,11 +53,12 @@ def main() -> None:
     out = {}
     for sid in args.systems:
         runs = [hands_per_second(sid, args.seconds, i + 1) for i in range(args.runs)]
-        out[sid] = {"step_api_hands_per_s": {"min": round(min(runs)), "median": round(statistics.median(runs)),
-                                             "max": round(max(runs))}}
+        figures = {"min": round(min(runs)), "median": round(statistics.median(runs)), "max": round(max(runs))}
+        out[sid] = {"step_api_hands_per_s": figures}
         if not args.json:
             r = out[sid]["step_api_hands_per_s"]
-            print(f"{sid:<16} hands/s through the step API: min {r['min']}, median {r['median']}, max {r['max']}")
+            print(f"{sid:<16} hands/s through the step API: "
+                  f"min {r['min']}, median {r['median']}, max {r['max']}")
     if args.json:
         print(json.dumps(out))
 

@@ -39,7 +39,8 @@ def test_every_quote_is_verbatim_in_its_document(system: str, sources: Path) -> 
         doc = sources / src["doc"]
         assert doc.is_file(), f"{system}:{path}: cites missing document {src['doc']}"
         text = texts.setdefault(src["doc"], _norm(doc.read_text(encoding="utf-8")))
-        assert _norm(src["quote"]) in text, f"{system}:{path}: quote not found in {src['doc']}: {src['quote']!r}"
+        assert _norm(src["quote"]) in text, \
+            f"{system}:{path}: quote not found in {src['doc']}: {src['quote']!r}"
 
 
 @pytest.mark.parametrize("system", SPECS)

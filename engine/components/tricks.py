@@ -59,6 +59,7 @@ class Tricks(Component):
         st.trick = []
         st.trick_seats = []
         st.pv["playing"] = sum(1 for s in range(len(st.active)) if st.active[s] and not st.out >> s & 1)
+        st.pv["next"] = tuple(st.next_seat(s) for s in range(len(st.active)))
 
     def _mask(self, st: State) -> int:
         hand = st.hands[st.cur]
@@ -109,8 +110,9 @@ class Tricks(Component):
             st.led = tt.eff_suit[c]
         trick.append(c)
         st.trick_seats.append(seat)
-        if len(trick) < st.pv["playing"]:
-            st.cur = st.next_seat(seat)
+        pv = st.pv
+        if len(trick) < pv["playing"]:
+            st.cur = pv["next"][seat]
             return True
         w = st.trick_seats[trick_winner(tt.power[st.led], trick)]
         st.tricks[w] += 1
