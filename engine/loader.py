@@ -227,7 +227,7 @@ def unexpected_key(err: jsonschema.ValidationError) -> str | None:
     """The first key that an ``additionalProperties: false`` error is about, if any."""
     if err.validator != "additionalProperties" or not isinstance(err.instance, dict):
         return None
-    props = err.schema.get("properties", {})
+    props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
     extra = [k for k in err.instance if k not in props]
     return str(extra[0]) if extra else None
 

@@ -14,9 +14,13 @@ options and seed give the same bytes.
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterator, Mapping, Sequence
+import re
+import reprlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +28,7 @@ import jsonschema
 
 from .cards import Card, CardMask
 from .errors import ActionError, CardspecError, IllegalActionError, OptionError, RecordError, SpecError
-from .loader import record_schema
+from .loader import MAX_SCHEMA_ERRORS, record_schema, unexpected_key
 from .options import parse_value
 
 if TYPE_CHECKING:
@@ -33,6 +37,9 @@ if TYPE_CHECKING:
 
 FORMAT = "cardspec-record/1"
 MAX_RECORD_BYTES = 5_000_000
+_CHUNK = 1 << 18
+_NON_SPACE = re.compile(rb"[^ \t\r\n]")
+_BOM = b"\xef\xbb\xbf"
 RESULT_FIELDS = ("dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by")
 
 
@@ -43,7 +50,8 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
     deck = g.deck
     where = f"deals.{st.hand_no}"
     if d.get("dealer", st.dealer) != st.dealer:
-        raise RecordError(f"dealer {d.get('dealer')} but the rotation gives {st.dealer}", path=f"{where}.dealer")
+        raise RecordError(f"dealer {d.get('dealer')} but the rotation gives {st.dealer}",
+                          path=f"{where}.dealer")
     free: dict[str, list[Card]] = {}
     for c in range(deck.size):
         free.setdefault(deck.names[c], []).append(c)
@@ -115,12 +123,222 @@ def dumps(rec: Mapping[str, Any]) -> str:
     return json.dumps(rec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# --- schema check -------------------------------------------------------------------------------
+# jsonschema spends about 25 µs per node, so a record at the size limit (a million nodes) took
+# many seconds. The record schema uses a small set of keywords; it is compiled once into nested
+# closures that check a record in one pass, in the same sense as jsonschema (Draft 2020-12).
+# A schema with any other keyword falls back to jsonschema.
+
+Checker = Callable[[Any], None]
+_ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "title", "description", "default",
+                          "examples"})
+_KEYWORDS = frozenset({"type", "const", "enum", "properties", "additionalProperties", "required",
+                       "items", "maxItems", "maxLength", "maxProperties", "minimum", "maximum",
+                       "anyOf"}) | _ANNOTATIONS
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlist = _SHORT.maxdict = 4
+
+
+class _Invalid(Exception):
+    """A schema violation; ``path`` is built innermost first while it propagates."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path: list[str | int] = []
+
+
+def _is_int(x: Any) -> bool:
+    return (type(x) is int) or (type(x) is float and x.is_integer())
+
+
+_TYPE_TESTS: dict[str, Callable[[Any], bool]] = {
+    "object": lambda x: type(x) is dict,
+    "array": lambda x: type(x) is list,
+    "string": lambda x: type(x) is str,
+    "integer": _is_int,
+    "number": lambda x: type(x) in (int, float),
+    "boolean": lambda x: type(x) is bool,
+    "null": lambda x: x is None,
+}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: booleans are not numbers."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def _compile(schema: Any) -> Checker:
+    """A checker for ``schema``; raises ValueError on a keyword it does not know."""
+    if schema is True or schema == {}:
+        return lambda x: None
+    if schema is False:
+        def never(x: Any) -> None:
+            raise _Invalid(f"False schema does not allow {_SHORT.repr(x)}")
+        return never
+    unknown = set(schema) - _KEYWORDS
+    if unknown:
+        raise ValueError(f"unsupported schema keywords {sorted(unknown)}")
+    checks: list[Checker] = []
+    if "type" in schema:
+        names = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
+        tests = tuple(_TYPE_TESTS[n] for n in names)
+        shown = ", ".join(repr(n) for n in names)
+
+        def typed(x: Any) -> None:
+            for t in tests:
+                if t(x):
+                    return
+            raise _Invalid(f"{_SHORT.repr(x)} is not of type {shown}")
+        checks.append(typed)
+    if "const" in schema:
+        const = schema["const"]
+
+        def constant(x: Any) -> None:
+            if not _same(x, const):
+                raise _Invalid(f"{const!r} was expected")
+        checks.append(constant)
+    if "enum" in schema:
+        values = list(schema["enum"])
+
+        def member(x: Any) -> None:
+            if not any(_same(x, v) for v in values):
+                raise _Invalid(f"{_SHORT.repr(x)} is not one of {values!r}")
+        checks.append(member)
+    checks += _object_checks(schema) + _array_checks(schema) + _scalar_checks(schema)
+    if "anyOf" in schema:
+        options = [_compile(sub) for sub in schema["anyOf"]]
+
+        def any_of(x: Any) -> None:
+            for opt in options:
+                try:
+                    opt(x)
+                except _Invalid:
+                    continue
+                return
+            raise _Invalid(f"{_SHORT.repr(x)} is not valid under any of the given schemas")
+        checks.append(any_of)
+    if len(checks) == 1:
+        return checks[0]
+
+    def every(x: Any) -> None:
+        for c in checks:
+            c(x)
+    return every
+
+
+def _object_checks(schema: Mapping[str, Any]) -> list[Checker]:
+    out: list[Checker] = []
+    most = schema.get("maxProperties")
+    required = list(schema.get("required", ()))
+    props = {k: _compile(v) for k, v in schema.get("properties", {}).items()}
+    extra_schema = schema.get("additionalProperties", True)
+    extra = None if extra_schema is False else _compile(extra_schema)
+    if most is None and not required and not props and extra_schema is True:
+        return out
+
+    def obj(x: Any) -> None:
+        if type(x) is not dict:
+            return
+        if most is not None and len(x) > most:
+            raise _Invalid(f"{_SHORT.repr(x)} has too many properties")
+        for k in required:
+            if k not in x:
+                raise _Invalid(f"{k!r} is a required property")
+        if extra is None:
+            stray = [k for k in x if k not in props]
+            if stray:
+                verb = "was" if len(stray) == 1 else "were"
+                shown = ", ".join(repr(k[:40]) for k in stray[:5])
+                err = _Invalid(f"Additional properties are not allowed ({shown} {verb} unexpected)")
+                err.path.append(stray[0])
+                raise err
+        for k, v in x.items():
+            check = props.get(k, extra)
+            if check is None:
+                continue
+            try:
+                check(v)
+            except _Invalid as err:
+                err.path.append(k)
+                raise
+    out.append(obj)
+    return out
+
+
+def _array_checks(schema: Mapping[str, Any]) -> list[Checker]:
+    out: list[Checker] = []
+    most = schema.get("maxItems")
+    item = _compile(schema["items"]) if "items" in schema else None
+    if most is None and item is None:
+        return out
+
+    def arr(x: Any) -> None:
+        if type(x) is not list:
+            return
+        if most is not None and len(x) > most:
+            raise _Invalid(f"{_SHORT.repr(x)} is too long")
+        if item is not None:
+            for i, v in enumerate(x):
+                try:
+                    item(v)
+                except _Invalid as err:
+                    err.path.append(i)
+                    raise
+    out.append(arr)
+    return out
+
+
+def _scalar_checks(schema: Mapping[str, Any]) -> list[Checker]:
+    out: list[Checker] = []
+    longest, low, high = schema.get("maxLength"), schema.get("minimum"), schema.get("maximum")
+    if longest is not None:
+        def string(x: Any) -> None:
+            if type(x) is str and len(x) > longest:
+                raise _Invalid(f"{_SHORT.repr(x)} is too long")
+        out.append(string)
+    if low is not None or high is not None:
+        def number(x: Any) -> None:
+            if type(x) not in (int, float):
+                return
+            if low is not None and x < low:
+                raise _Invalid(f"{_SHORT.repr(x)} is less than the minimum of {low}")
+            if high is not None and x > high:
+                raise _Invalid(f"{_SHORT.repr(x)} is greater than the maximum of {high}")
+        out.append(number)
+    return out
+
+
+@cache
+def _record_checker() -> Checker | None:
+    try:
+        return _compile(record_schema())
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 def _validate(rec: Any, where: str) -> None:
-    errors = sorted(jsonschema.Draft202012Validator(record_schema()).iter_errors(rec),
-                    key=lambda e: len(list(e.path)))
+    check = _record_checker()
+    if check is not None:
+        try:
+            check(rec)
+        except _Invalid as err:
+            path = ".".join(str(p) for p in reversed(err.path)) or "<top>"
+            raise RecordError(err.message[:200], path=f"{where}{path}") from None
+        return
+    found = itertools.islice(jsonschema.Draft202012Validator(record_schema()).iter_errors(rec),
+                             MAX_SCHEMA_ERRORS)
+    errors = sorted(found, key=lambda e: len(list(e.path)))
     if errors:
         e = errors[0]
-        path = ".".join(str(p) for p in e.absolute_path) or "<top>"
+        parts = [str(p) for p in e.absolute_path]
+        extra = unexpected_key(e)
+        if extra is not None:
+            parts.append(extra)
+        path = ".".join(parts) or "<top>"
         raise RecordError(e.message[:200], path=f"{where}{path}")
 
 
@@ -153,8 +371,12 @@ def game_for(rec: Mapping[str, Any]) -> Game:
             raise RecordError(str(exc), path=f"options.{k}") from None
     try:
         return Game(spec, opts)
-    except SpecError as exc:
+    except CardspecError as exc:
         raise RecordError(str(exc), path="options") from None
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as exc:
+        # A spec whose option maps give values of the wrong kind for these options.
+        raise RecordError(f"the spec does not compile with these options: {type(exc).__name__}: "
+                          f"{str(exc)[:160]}", path="options") from None
 
 
 def replay(rec: Any, where: str = "") -> Replay:
@@ -179,7 +401,8 @@ def replay(rec: Any, where: str = "") -> Replay:
         try:
             st.apply(g.parse_action(step["action"]))
         except IllegalActionError as exc:
-            raise RecordError(f"'{exc.action}' is illegal: {exc.reason}", index=i, source=exc.source) from None
+            raise RecordError(f"'{exc.action}' is illegal: {exc.reason}", index=i,
+                              source=exc.source) from None
         except ActionError as exc:
             raise RecordError(str(exc), index=i) from None
         if stated is not None:
@@ -221,57 +444,119 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, fi
 def read_records(path: Path) -> Iterator[tuple[str, Any]]:
     """Records from a file: one JSON document, or JSON Lines. Yields (where, record).
 
-    Reads line by line with a size limit, so a huge file fails fast in bounded memory.
+    Reads in chunks with a per-record size limit, so a huge file or a huge line
+    fails fast in bounded memory (about :data:`MAX_RECORD_BYTES` plus a chunk),
+    and long runs of blank lines are skipped at C speed. Errors name the file and
+    the line.
     """
     try:
-        fh = path.open("r", encoding="utf-8")
+        fh = path.open("rb")
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
     with fh:
-        first = fh.read(1)
-        fh.seek(0)
-        if first == "{" and _single_document(fh):
-            fh.seek(0)
-            text = fh.read(MAX_RECORD_BYTES + 1)
-            yield f"{path}: ", _parse_json(text, f"{path}")
+        lines = _lines(fh, path)
+        first = next(lines, None)
+        if first is None:
             return
-        fh.seek(0)
-        n = 0
+        n, raw = first
+        text = _decode(raw, f"{path}:{n}")
+        parsed = _try_json(text)
+        if parsed is _NOT_JSON and text.lstrip()[:1] in ("{", "["):
+            # The first line does not parse alone: the file is one (pretty-printed) document.
+            yield f"{path}: ", _single(fh, path)
+            return
+        yield f"{path}:{n}: ", parsed if parsed is not _NOT_JSON else _parse_json(text, f"{path}:{n}")
+        for n, raw in lines:
+            yield f"{path}:{n}: ", _parse_json(_decode(raw, f"{path}:{n}"), f"{path}:{n}")
+
+
+def _lines(fh: Any, path: Path) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) of every line that is not blank; no line may exceed the limit."""
+    buf = bytearray()
+    n = 0  # newlines consumed so far: the current line is n + 1
+    at_start = True
+    while True:
+        chunk = fh.read(_CHUNK)
+        if at_start:
+            chunk = chunk.removeprefix(_BOM)
+            at_start = False
+        buf += chunk
+        pos = 0
         while True:
-            try:
-                line = fh.readline(MAX_RECORD_BYTES + 1)
-            except UnicodeDecodeError:
-                raise RecordError(f"{path}: not UTF-8 text") from None
-            if not line:
+            m = _NON_SPACE.search(buf, pos)
+            if m is None:
+                n += buf.count(b"\n", pos)
+                pos = len(buf)
                 break
+            i = m.start()
+            n += buf.count(b"\n", pos, i)
+            nl = buf.find(b"\n", i)
+            if nl < 0:
+                pos = i
+                break
+            if nl - i > MAX_RECORD_BYTES:
+                raise RecordError(f"{path}:{n + 1}: line longer than {MAX_RECORD_BYTES} bytes")
             n += 1
-            if len(line) > MAX_RECORD_BYTES:
-                raise RecordError(f"{path}:{n}: line longer than {MAX_RECORD_BYTES} bytes")
-            if line.strip():
-                yield f"{path}:{n}: ", _parse_json(line, f"{path}:{n}")
+            yield n, bytes(buf[i:nl])
+            pos = nl + 1
+        del buf[:pos]
+        if len(buf) > MAX_RECORD_BYTES:
+            raise RecordError(f"{path}:{n + 1}: line longer than {MAX_RECORD_BYTES} bytes")
+        if not chunk:
+            if buf.strip():
+                yield n + 1, bytes(buf)
+            return
 
 
-def _single_document(fh: Any) -> bool:
-    """A file is one JSON document if its first line does not parse alone."""
+_NOT_JSON = object()
+
+
+def _try_json(text: str) -> Any:
     try:
-        line = fh.readline(MAX_RECORD_BYTES + 1)
-    except UnicodeDecodeError:
-        raise RecordError("not UTF-8 text") from None
-    if len(line) > MAX_RECORD_BYTES:
-        raise RecordError(f"first line longer than {MAX_RECORD_BYTES} bytes")
-    try:
-        json.loads(line)
+        return _loads(text)
     except (ValueError, RecursionError):
-        return True
-    return False
+        return _NOT_JSON
+
+
+def _single(fh: Any, path: Path) -> Any:
+    """The whole file as one JSON document, read up to the size limit."""
+    fh.seek(0)
+    raw = fh.read(MAX_RECORD_BYTES + 1).removeprefix(_BOM)
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: record larger than {MAX_RECORD_BYTES} bytes")
+    return _parse_json(_decode(raw, f"{path}"), f"{path}")
+
+
+def _decode(raw: bytes, where: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start)
+        at = f" (line {line + 1} of the document)" if line else ""
+        raise RecordError(f"{where}: not UTF-8 text (byte {exc.start}{at})") from None
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ValueError(f"duplicate key '{k[:64]}'")
+            seen.add(k)
+    return out
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text, object_pairs_hook=_no_duplicates)
 
 
 def _parse_json(text: str, where: str) -> Any:
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"{where}: record larger than {MAX_RECORD_BYTES} bytes")
     try:
-        return json.loads(text)
+        return _loads(text)
     except RecursionError:
         raise RecordError(f"{where}: JSON nested too deeply") from None
     except ValueError as exc:
-        raise RecordError(f"{where}: malformed JSON: {exc}") from None
+        raise RecordError(f"{where}: malformed JSON: {str(exc)[:200]}") from None

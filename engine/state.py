@@ -25,6 +25,7 @@ from .cards import Card, CardMask
 from .errors import IllegalActionError, RecordError
 
 if TYPE_CHECKING:
+    from .components.base import Component
     from .game import Game
     from .ranking import TrickTables
 
@@ -32,7 +33,7 @@ STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "trump", "trump_card", "up", "maker", "decl", "out", "trick", "trick_seats", "led",
     "tricks", "won", "trick_winners", "tt", "pv", "history", "hand_results", "winners",
-    "extra_hand", "hand_start", "seen", "chance_count",
+    "extra_hand", "hand_start", "seen", "chance_count", "comp",
 )
 
 
@@ -81,6 +82,7 @@ class State:
     hand_start: int
     seen: list[Card]
     chance_count: int
+    comp: Component
 
     def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None) -> None:
         n = game.num_players
@@ -141,6 +143,7 @@ class State:
         g = self.game
         n = g.num_players
         self.phase = 0
+        self.comp = g.phases[0]
         self.cur = -1
         self.trump = -1
         self.trump_card = -1
@@ -174,7 +177,8 @@ class State:
         """Leave the current phase; start the next, or score the hand."""
         self.phase += 1
         if self.phase < len(self.game.phases):
-            self.game.phases[self.phase].start(self)
+            self.comp = self.game.phases[self.phase]
+            self.comp.start(self)
         else:
             self._end_hand()
 
@@ -243,7 +247,7 @@ class State:
         """Every legal action, sorted; empty only when the match is over."""
         if self.winners is not None:
             return []
-        return self.game.phases[self.phase].legal(self)
+        return self.comp.legal(self)
 
     def legal_action_names(self) -> list[str]:
         """``legal_actions()`` as names."""
@@ -268,7 +272,7 @@ class State:
             self.check(a)
         seat, hand, history = self.cur, self.hand_no, self.history
         history.append((seat, a, self.phase))
-        if not self.game.phases[self.phase].try_apply(self, a):
+        if not self.comp.try_apply(self, a):
             history.pop()
             self.check(a)
         return Step(seat, a, self.hand_no != hand or self.winners is not None)
