@@ -216,12 +216,59 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not args.json:
             console.print(table)
     failed = [r for r in rows if r["violations"]]
+    vrows = verify_rows(systems, 10_000) if not args.no_verify else []
+    vbad = [r for r in vrows if r["status"] in ("counterexample", "timeout")]
+    if args.json:
+        print(json.dumps({"matches": rows, "verify": vrows}, indent=1))
+    else:
+        if vrows:
+            print_verify([r for r in vrows if r["status"] != "proved"])
+        print(f"{len(rows)} option sets, {sum(r['matches'] for r in rows)} matches, "
+              f"{len(failed)} with violations; {len(vrows)} verification findings, {len(vbad)} failing")
+    return 1 if failed or vbad else 0
+
+
+def verify_rows(systems: Sequence[str], timeout_ms: int) -> list[dict[str, Any]]:
+    """Every verification finding of the given systems (ids or spec paths), as JSON objects."""
+    from .verification.report import verify
+
+    rows: list[dict[str, Any]] = []
+    for sid in systems:
+        rows.extend(f.as_json() for f in verify(load(sid), timeout_ms))
+    return rows
+
+
+def print_verify(rows: list[dict[str, Any]]) -> None:
+    """The verification table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="cardspec verify")
+    for col in ("property", "system", "option set", "status", "s"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        status = r["status"]
+        if r.get("witness") is not None:
+            status += " " + json.dumps(r["witness"], sort_keys=True)
+        if r.get("detail") and r["status"] != "proved":
+            status += f" ({r['detail']})"
+        table.add_row(r["property"], r["system"], _label(r["options"]), status, f"{r['seconds']:.3f}")
+    Console(width=200).print(table)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    systems = args.systems or list(available())
+    t0 = time.perf_counter()
+    rows = verify_rows(systems, args.timeout_ms)
+    bad = [r for r in rows if r["status"] in ("counterexample", "timeout")]
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        print(f"{len(rows)} option sets, {sum(r['matches'] for r in rows)} matches, "
-              f"{len(failed)} with violations")
-    return 1 if failed else 0
+        print_verify(rows)
+        print(f"{len(rows)} findings: " + ", ".join(
+            f"{n} {s}" for s, n in sorted(Counter(r["status"] for r in rows).items()))
+              + f"; {time.perf_counter() - t0:.1f} s")
+    return 1 if bad else 0
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
@@ -279,7 +326,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("systems", nargs="*")
     sp.add_argument("-n", type=int, default=200, help="matches per option set")
     sp.add_argument("--bot", choices=[*sorted(BOTS), "mixed"], default="mixed")
+    sp.add_argument("--no-verify", action="store_true", help="skip the z3 verification")
     sp.set_defaults(func=cmd_check)
+    sp = add("verify", "prove the spec properties with z3 under every option set")
+    sp.add_argument("systems", nargs="*", help="system ids or spec files (default: all bundled)")
+    sp.add_argument("--timeout-ms", type=int, default=10_000, help="time limit of each solver query")
+    sp.set_defaults(func=cmd_verify)
     sp = add("docs", "check (or --write) the documents generated from the specs")
     sp.add_argument("--write", action="store_true")
     sp.add_argument("--root", default="docs")

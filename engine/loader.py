@@ -3,18 +3,19 @@
 Every spec is read with PyYAML's safe loader only (libyaml's when present, for
 speed), after a streaming pre-pass that refuses aliases (so an alias bomb cannot
 expand), nesting deeper than :data:`MAX_DEPTH`, more than :data:`MAX_NODES`
-nodes and more than one document. Files over :data:`MAX_BYTES` are refused
-before they are read, and at most that many bytes are ever read. The result is
-validated against ``spec/schema/spec.schema.json`` (which rejects unknown keys)
-and then compiled with its default options, so counts that do not add up or an
-``$option`` naming no option are caught on load; a failure names the file, the
-line and the key.
+nodes, more than one document and explicit tags other than plain data. Files
+over :data:`MAX_BYTES` are refused before they are read, and at most that many
+bytes are ever read. The result is validated against
+``spec/schema/spec.schema.json`` (which rejects unknown keys) and then compiled
+with its default options, so counts that do not add up or an ``$option`` naming
+no option are caught on load; a failure names the file, the line and the key.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import reprlib
 import stat
 from dataclasses import dataclass
 from functools import cache
@@ -25,13 +26,16 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .errors import SpecError
+from .errors import CardspecError, SpecError
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 48
 MAX_NODES = 50_000
 MAX_SCHEMA_ERRORS = 1_000
 
+# Explicit tags are refused except those of plain JSON-like data.
+_PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null",
+                                                           "seq", "map"))
 # libyaml parses about twenty times faster than the pure-Python parser; both are safe.
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -82,6 +86,10 @@ def _prescan(text: str, file: str) -> None:
                 if docs > 1:
                     raise SpecError("more than one YAML document ('---'); a spec is one document",
                                     file, _line(ev.start_mark))
+            tag = getattr(ev, "tag", None)
+            if tag is not None and tag not in _PLAIN_TAGS:
+                raise SpecError(f"YAML tag '{tag[:80]}' is not allowed in specs", file,
+                                _line(ev.start_mark))
             if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
                 line = ev.start_mark.line + 1 if ev.start_mark else None
                 raise SpecError("YAML anchors and aliases are not allowed in specs", file, line)
@@ -212,15 +220,41 @@ def record_schema() -> dict[str, Any]:
     return schema
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 2
+_SHORT.maxstring = _SHORT.maxother = 40
+_SHORT.maxlist = _SHORT.maxdict = 3
+
+
+def short_repr(value: Any, limit: int = 80) -> str:
+    """``repr`` cut to about ``limit`` characters, for values quoted in error messages.
+
+    >>> short_repr(list(range(100)))
+    '[0, 1, 2, ...]'
+    """
+    text = _SHORT.repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _message(err: jsonschema.ValidationError) -> str:
+    """The error's message with a long value shortened, so what is wrong is not cut off."""
+    msg = err.message
+    if len(msg) > 100:
+        full = repr(err.instance)
+        if len(full) > 80 and full in msg:
+            msg = msg.replace(full, short_repr(err.instance), 1)
+    return msg
+
+
 def _describe(err: jsonschema.ValidationError) -> str:
     if err.validator == "additionalProperties":
         props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
         allowed = sorted(props)
-        return f"{err.message}; allowed keys: {', '.join(allowed)}"
+        return f"{_message(err)[:300]}; allowed keys: {', '.join(allowed)}"
     if err.validator in ("oneOf", "anyOf") and err.context:
         best = min(err.context, key=lambda e: len(list(e.relative_path)))
-        return f"{err.message[:120]} (closest: {best.message[:160]})"
-    return err.message[:300]
+        return f"{_message(err)[:120]} (closest: {_message(best)[:160]})"
+    return _message(err)[:300]
 
 
 def unexpected_key(err: jsonschema.ValidationError) -> str | None:
@@ -299,7 +333,6 @@ def _compile(data: dict[str, Any], loaded: LoadedYaml, file: str) -> None:
     line of that key is added here. Anything else the builder trips over on a
     schema-valid but hostile spec is reported as a spec error, never a traceback.
     """
-    from .errors import CardspecError
     from .game import Game
     from .spec import Spec
 

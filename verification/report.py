@@ -1,0 +1,170 @@
+"""``cardspec verify``: run every proof on every option set and decide what passes.
+
+A counterexample fails verification unless the ambiguity register accounts for
+it: a table overlap (or a dead row) resolved by a hit policy that an ambiguity's
+option chooses, or a property an ambiguity lists under ``resolves``. Those are
+reported as ``flagged`` with the ambiguity's id. Proofs that depend only on the
+deck and the deal are shared between option sets with the same deal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from cardspec.engine.game import Game
+from cardspec.engine.options import key_of
+from cardspec.engine.spec import Spec
+
+from . import conservation, ranking, scores, tables
+from .facts import FactModel
+from .z3kit import Finding, Query, enumerate_values, refute
+
+
+def option_sets(spec: Spec) -> list[dict[str, Any]]:
+    """The defaults, then each option moved alone to each of its other sample values."""
+    sets: list[dict[str, Any]] = [{}]
+    for name, d in spec.option_decls.items():
+        sets += [{name: v} for v in d.sample_values() if v != d.default]
+    return sets
+
+
+def _resolver(spec: Spec) -> tuple[dict[str, str], dict[str, str]]:
+    """(option -> ambiguity id) and (property -> ambiguity id) from the register."""
+    by_option = {a.option: a.id for a in spec.ambiguities}
+    by_prop: dict[str, str] = {}
+    for a in spec.data["ambiguities"]:
+        for p in a.get("resolves", []):
+            by_prop[p] = a["id"]
+    return by_option, by_prop
+
+
+def _hit_option(spec: Spec, table_id: str) -> str | None:
+    for t in spec.data["scoring"]["tables"]:
+        if t["id"] == table_id and isinstance(t.get("hit"), dict):
+            return str(t["hit"]["$option"])
+    return None
+
+
+class Verifier:
+    """Runs the proofs for one spec, caching the ones that do not depend on options."""
+
+    def __init__(self, spec: Spec, timeout_ms: int = 10_000) -> None:
+        self.spec = spec
+        self.timeout_ms = timeout_ms
+        self.by_option, self.by_prop = _resolver(spec)
+        self.cache: dict[tuple[Any, ...], tuple[str, dict[str, Any] | None, float]] = {}
+
+    def _run(self, key: tuple[Any, ...], q: Callable[[Any], Query]) -> tuple[str, dict[str, Any] | None, float]:
+        if key in self.cache:
+            status, w, _ = self.cache[key]
+            return status, w, 0.0
+        res = refute(q, self.timeout_ms)
+        self.cache[key] = res
+        return res
+
+    def findings(self, opts: dict[str, Any]) -> Iterator[Finding]:
+        spec = self.spec
+        t0 = time.perf_counter()
+        label = {k: key_of(v) for k, v in opts.items()}
+        game = Game(spec, opts)
+
+        def finding(prop: str, status: str, secs: float, detail: str = "", witness: Any = None,
+                    amb: str | None = None) -> Finding:
+            if status == "counterexample":
+                amb = amb or self.by_prop.get(prop)
+                if amb:
+                    status = "flagged"
+                    detail = (detail + "; " if detail else "") + f"registered as ambiguity '{amb}'"
+            return Finding(spec.id, label, prop, status, secs, detail, witness, amb)
+
+        deal_key = (game.deck.names, game.deck.colors, game.deal, game.num_players)
+        for name, q in conservation.deal_queries(game):
+            st, w, s = self._run(("deal", name, deal_key), q)
+            yield finding(name, st, s, witness=w)
+        for name, q in conservation.move_queries(game):
+            st, w, s = self._run(("move", name, game.deck.size), q)
+            yield finding(f"moves: {name}", st, s, witness=w)
+        if game.ranking is not None:
+            r = game.ranking
+            rk = (game.deck.names, r.plain, r.trump, r.bower_rank, r.twin_top,
+                  game.rules.get("ranking", {}).get("identical"))
+            for name, q in ranking.queries(game):
+                st, w, s = self._run(("rank", name, rk), q)
+                yield finding(name, st, s, witness=_decode_cards(game, w))
+            t1 = time.perf_counter()
+            ok, w = ranking.engine_agrees(game)
+            yield finding("ranking: engine tables agree with the model", "proved" if ok else "counterexample",
+                          time.perf_counter() - t1, "checked on every trump context" if ok else
+                          "the engine ranks a card differently from the spec", w)
+        fm_decode = FactModel(game, __import__("z3").Context()).decode
+        for prop, tid, q in tables.queries(game):
+            hit_opt = _hit_option(spec, tid)
+            amb = self.by_option.get(hit_opt) if hit_opt else None
+            t = next(x for x in game.scoring.tables if x.id == tid)
+            if prop == "table rows never conflict" and t.hit == "unique":
+                continue
+            st, w, s = refute(q, self.timeout_ms)
+            w = fm_decode(w) if w else w
+            name = f"{prop} ({tid})"
+            if prop.startswith("table row ") and prop.endswith("can apply"):
+                if st == "counterexample":
+                    yield finding(name, "proved", s, "reachable")
+                elif st == "proved":
+                    yield finding(name, "flagged" if amb else "counterexample", s,
+                                  f"dead row under hit policy '{t.hit}'", None, amb)
+                else:
+                    yield finding(name, st, s)
+            elif prop == "table rows never conflict" and st == "counterexample":
+                yield finding(name, "flagged" if amb else "counterexample", s,
+                              f"rows overlap with different results; the hit policy '{t.hit}' decides",
+                              w, amb)
+            else:
+                yield finding(name, st, s, witness=w)
+        st, w, s = refute(scores.bounds_query(game), self.timeout_ms)
+        vals, s2 = enumerate_values(scores.achievable(game), timeout_ms=self.timeout_ms)
+        lo, hi = game.hand_points_bounds
+        yield finding("score bounds", st, s + s2,
+                      f"declared [{lo}, {hi}]; achievable {vals}" if st == "proved" else f"declared [{lo}, {hi}]",
+                      fm_decode(w) if w else w)
+        pq = scores.pairs_query(game)
+        if pq is not None:
+            st, w, s = refute(pq, self.timeout_ms)
+            yield finding("pairs in a hand", st, s, f"at most {scores.pairs_limit(game)} across all players", w)
+        t1 = time.perf_counter()
+        st, detail, w = scores.hand_length(game)
+        yield finding("termination: hand length", st, time.perf_counter() - t1, detail, w)
+        t1 = time.perf_counter()
+        st, detail, w = scores.match_ends(game)
+        yield finding("termination: match", st, time.perf_counter() - t1, detail, w)
+        _ = t0
+
+
+def _decode_cards(game: Game, w: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not w:
+        return w
+    d = game.deck
+    out: dict[str, Any] = {}
+    for k, v in w.items():
+        if isinstance(v, int) and ("suit" in k or k in ("trump", "led")):
+            out[k] = d.suits[v] if 0 <= v < len(d.suits) else "none"
+        elif isinstance(v, int) and "rank" in k:
+            out[k] = d.ranks[v] if 0 <= v < len(d.ranks) else v
+        else:
+            out[k] = v
+    return out
+
+
+def verify(spec: Spec, timeout_ms: int = 10_000) -> list[Finding]:
+    """Every finding for every option set of a spec."""
+    v = Verifier(spec, timeout_ms)
+    out: list[Finding] = []
+    for opts in option_sets(spec):
+        out.extend(v.findings(opts))
+    return out
+
+
+def failed(findings: list[Finding]) -> list[Finding]:
+    """Findings that fail verification (counterexamples and timeouts)."""
+    return [f for f in findings if f.status in ("counterexample", "timeout")]

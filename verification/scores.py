@@ -1,0 +1,170 @@
+"""Score bounds and termination, proved over the fact model.
+
+* ``score bounds``: for every reachable situation, each entity's points from one
+  hand (the sum of all tables) lie in the spec's ``bounds.hand_points``; the
+  achievable values are listed (Euchre: 0, 1, 2, 4);
+* ``pairs in a hand`` (specs with pairs): all entities together hold at most
+  the pairs the deck's cards of those ranks can make (Bird Dog: 6);
+* ``hand length``: every hand ends within ``bounds.actions_per_hand`` actions
+  (from each phase's own limit), or is flagged with the phase that has none;
+* ``match ends``: proved when no hand lowers a counter and every scored hand
+  raises one (so the match ends within a computable number of hands), and
+  flagged with the reason otherwise (a score that can go down, hands that may
+  be thrown in, strikes taken back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import z3
+
+from cardspec.engine.game import Game
+
+from .facts import FactModel
+from .tables import table_value
+from .z3kit import Query
+
+
+def points(fm: FactModel, e: int) -> Any:
+    """One entity's points from a hand."""
+    return z3.Sum([table_value(fm, e, t) for t in fm.g.scoring.tables] + [z3.IntVal(0, fm.ctx)])
+
+
+def bounds_query(game: Game) -> Callable[[z3.Context], Query]:
+    lo, hi = game.hand_points_bounds
+
+    def build(ctx: z3.Context) -> Query:
+        fm = FactModel(game, ctx)
+        bad = [z3.Or(points(fm, e) < lo, points(fm, e) > hi) for e in range(fm.E)]
+        show = {k: v for e in range(fm.E) for k, v in fm.show(e).items()}
+        show.update({f"points[{e}]": points(fm, e) for e in range(fm.E)})
+        return Query(ctx, [*fm.constraints, z3.Or(bad)], show)
+
+    return build
+
+
+def achievable(game: Game) -> Callable[[z3.Context], tuple[z3.Context, list[Any], Any]]:
+    def build(ctx: z3.Context) -> tuple[z3.Context, list[Any], Any]:
+        fm = FactModel(game, ctx)
+        return ctx, fm.constraints, points(fm, 0)
+
+    return build
+
+
+def pairs_query(game: Game) -> Callable[[z3.Context], Query] | None:
+    if "pairs" not in game.scoring.facts:
+        return None
+    deck = game.deck
+    most = sum(sum(1 for c in range(deck.size) if deck.rank_of[c] == r) // 2 for r in game.scoring.pair_ranks)
+
+    def build(ctx: z3.Context) -> Query:
+        fm = FactModel(game, ctx)
+        total = z3.Sum([fm.fact(e, "pairs") for e in range(fm.E)])
+        return Query(ctx, [*fm.constraints, total > most], {"total pairs": total})
+
+    return build
+
+
+def pairs_limit(game: Game) -> int:
+    deck = game.deck
+    return sum(sum(1 for c in range(deck.size) if deck.rank_of[c] == r) // 2 for r in game.scoring.pair_ranks)
+
+
+def phase_limits(game: Game) -> list[tuple[str, int | None, str]]:
+    """Each phase's maximum number of actions in one hand (None: unbounded) and why."""
+    n = game.num_players
+    out: list[tuple[str, int | None, str]] = []
+    for ph in game.phases:
+        if ph.kind == "turn_up_trump":
+            rounds = len(ph.rounds)  # type: ignore[attr-defined]
+            extra = 1 if any(r.get("dealer_exchange") for r in ph.rounds) else 0  # type: ignore[attr-defined]
+            ex = ph.exchange  # type: ignore[attr-defined]
+            extra += 1 if ex and not ex["counts_as_pass"] else 0
+            out.append((ph.id, rounds * n + extra, f"{rounds} rounds of {n} turns, {extra} exchange"))
+        elif ph.kind == "declarations":
+            k = 1 if ph.who == "maker" else n  # type: ignore[attr-defined]
+            out.append((ph.id, k, f"{k} players asked once"))
+        elif ph.kind == "tricks":
+            t = ph.num_tricks  # type: ignore[attr-defined]
+            out.append((ph.id, t * n, f"{t} tricks of at most {n} cards"))
+        elif ph.kind == "draw_discard":
+            out.append((ph.id, None, "no player is ever forced to knock, so turns may go on without end"))
+    return out
+
+
+def hand_length(game: Game) -> tuple[str, str, dict[str, Any] | None]:
+    """(status, detail, witness) of the hand-length bound, with z3 doing the arithmetic."""
+    limits = phase_limits(game)
+    declared = game.actions_per_hand
+    if any(lim is None for _, lim, _ in limits):
+        why = "; ".join(f"{p}: {w}" for p, lim, w in limits if lim is None)
+        if declared is None:
+            return "flagged", f"unbounded, as the spec declares: {why}", None
+        return "counterexample", f"the spec declares {declared} actions but {why}", None
+    ctx = z3.Context()
+    counts = [z3.Int(p, ctx) for p, _, _ in limits]
+    s = z3.Solver(ctx=ctx)
+    for c, (_, lim, _) in zip(counts, limits, strict=True):
+        s.add(c >= 0, c <= lim)
+    total = z3.Sum(counts)
+    if declared is None:
+        return "flagged", "the spec declares no bound although every phase has one", None
+    s.add(total > declared)
+    if s.check() == z3.unsat:
+        return "proved", f"at most {sum(lim for _, lim, _ in limits if lim)} actions ≤ {declared}", None
+    return "counterexample", f"a hand can take {sum(lim for _, lim, _ in limits if lim)} actions", \
+        {p: lim for p, lim, _ in limits}
+
+
+def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
+    """(status, detail, witness): does every match end?"""
+    m = game.match
+    ctx = z3.Context()
+    fm = FactModel(game, ctx)
+    s = z3.Solver(ctx=ctx)
+    s.set("timeout", 10_000)
+    s.add(*fm.constraints)
+    s.add(z3.Or([points(fm, e) < 0 for e in range(fm.E)]))
+    r = s.check()
+    if r == z3.unknown:
+        return "timeout", "", None
+    if r == z3.sat:
+        w = fm.decode({k: _v(s.model().eval(v, model_completion=True)) for e in range(fm.E)
+                       for k, v in {**fm.show(e), f"points[{e}]": points(fm, e)}.items()})
+        return "flagged", f"may not end: a hand can lower a {m.counter} total", w
+    s2 = z3.Solver(ctx=ctx)
+    s2.set("timeout", 10_000)
+    s2.add(*fm.constraints)
+    s2.add(z3.Sum([points(fm, e) for e in range(fm.E)]) < 1)
+    r2 = s2.check()
+    if r2 == z3.unknown:
+        return "timeout", "", None
+    if r2 == z3.sat:
+        w = fm.decode({k: _v(s2.model().eval(v, model_completion=True)) for e in range(fm.E)
+                       for k, v in fm.show(e).items()})
+        return "flagged", f"may not end: a hand can leave every {m.counter} total unchanged", w
+    redeals = [ph.id for ph in game.phases if getattr(ph, "all_pass", "") == "redeal"]
+    if redeals:
+        return "flagged", "may not end: every deal may be thrown in (all pass, redeal)", None
+    if m.kind == "elimination":
+        if m.all_out == "replay_round":
+            return "flagged", "may not end: when all remaining players go out together their strikes " \
+                              "are taken back and the round replayed", None
+        bound = game.num_players * m.limit
+        return "proved", f"every hand adds a strike and none is taken back: at most {bound} hands", None
+    if m.simultaneous == "extra_hand" and m.extra_hand_tie == "another_hand":
+        return "flagged", "may not end: extra hands are played while the highest scores stay tied", None
+    bound = len(game.teams) * (m.target - 1) + 1
+    return "proved", f"every scored hand raises a total and none falls: at most {bound} scored hands", None
+
+
+def _v(x: Any) -> Any:
+    if z3.is_true(x):
+        return True
+    if z3.is_false(x):
+        return False
+    if z3.is_int_value(x):
+        return x.as_long()
+    return str(x)
