@@ -7,7 +7,10 @@ Two kinds of end, each a general rule used by several systems:
   reach it together, and ``extra_hand_tie`` says what a tie after it means.
 * ``elimination``: an entity whose counter reaches the limit is out (Riding the
   Bus, three strikes); the last one left wins; ``all_out`` says what happens
-  when the last ones go out together.
+  when the last ones go out together (share the win, fewest strikes wins, or
+  the round's strikes are taken back).
+
+Dealer rotation is ``left`` (clockwise, the next active seat) or ``right``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ class MatchRules:
     """Compiled match clause."""
 
     first_dealer: str
+    rotation: str
     kind: str
     counter: str
     target: int
@@ -49,7 +53,14 @@ class MatchRules:
             raise SpecError("a target end needs a target", file, key="match.end")
         if e["kind"] == "elimination" and type(e.get("limit")) is not int:
             raise SpecError("an elimination end needs an integer limit", file, key="match.end.limit")
-        return MatchRules(d["first_dealer"], e["kind"], e["counter"], e.get("target", 0),
+        if d["rotation"] not in ("left", "right"):
+            raise SpecError("rotation must be left or right", file, key="match.rotation")
+        if e.get("all_out", "shared_win") not in ("shared_win", "replay_round", "fewest_strikes"):
+            raise SpecError("all_out must be shared_win, replay_round or fewest_strikes", file,
+                            key="match.end.all_out")
+        if e.get("simultaneous", "highest") not in ("extra_hand", "highest"):
+            raise SpecError("simultaneous must be extra_hand or highest", file, key="match.end.simultaneous")
+        return MatchRules(d["first_dealer"], d["rotation"], e["kind"], e["counter"], e.get("target", 0),
                           e.get("simultaneous", "highest"), e.get("extra_hand_tie", "another_hand"),
                           e.get("limit", 0), e.get("all_out", "shared_win"), Source(**e["source"]),
                           Source(**d["rotation_source"]))
@@ -82,6 +93,10 @@ class MatchRules:
         if not still and out_now:
             if self.all_out == "shared_win":
                 st.finish(out_now)
+                return
+            if self.all_out == "fewest_strikes":
+                least = min(totals[e] for e in out_now)
+                st.finish([e for e in out_now if totals[e] == least])
                 return
             for e in out_now:  # replay_round: this round's strikes are not applied
                 totals[e] -= gained[e]

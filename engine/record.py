@@ -139,6 +139,8 @@ def _validate(rec: Any, where: str) -> None:
         return
     except fastjsonschema.JsonSchemaValueException:
         pass
+    if type(rec) is not dict:  # worded here: jsonschema would spell out the whole value first
+        raise RecordError(f"{short_repr(rec)} is not of type 'object'", path=f"{where}<top>")
     found = itertools.islice(jsonschema.Draft202012Validator(record_schema()).iter_errors(rec),
                              MAX_SCHEMA_ERRORS)
     errors = sorted(found, key=lambda e: len(list(e.path)))

@@ -221,7 +221,11 @@ class State:
 
     def _next_hand(self) -> None:
         self.hand_no += 1
-        self.dealer = self.seats_from(self.dealer)[0]
+        if self.game.match.rotation == "left":
+            self.dealer = self.seats_from(self.dealer)[0]
+        else:
+            n = self.game.num_players
+            self.dealer = next((self.dealer - i) % n for i in range(1, n + 1) if self.active[(self.dealer - i) % n])
         if self.deals and self.hand_no < len(self.deals):
             d = self.deals[self.hand_no].get("dealer", self.dealer)
             if d != self.dealer:

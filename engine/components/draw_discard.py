@@ -44,6 +44,9 @@ class DrawDiscard(Component):
         kn = d.get("knock")
         self.final_turns: int | None = kn["final_turns"] if kn else None
         self.knock_source = Source(**kn["source"]) if kn else self.source
+        self.first_turn_knock: str = kn.get("first_turn", "allowed") if kn else "allowed"
+        if self.first_turn_knock not in ("allowed", "forbidden"):
+            raise SpecError("knock.first_turn must be allowed or forbidden", file, key=f"{key}.knock.first_turn")
         iw = d.get("instant_win")
         self.instant: float | None = iw["value"] if iw else None
         self.check_after_deal = iw is not None and iw.get("check_after_deal", "on") == "on"
@@ -74,6 +77,7 @@ class DrawDiscard(Component):
 
     def _begin_turn(self, st: State, seat: int) -> None:
         st.cur = seat
+        st.pv["turns"] = st.pv.get("turns", -1) + 1
         st.pv["stage"] = "draw"
         st.pv["drawn"] = -1
         if not st.piles[self.stock]:
@@ -87,6 +91,7 @@ class DrawDiscard(Component):
     def start(self, st: State) -> None:
         st.piles[self.discard] = []
         st.pv["knocker"] = -1
+        st.pv["turns"] = 0
         if self.check_after_deal and self.instant_units is not None and any(
                 st.active[s] and self.hv.value(st.hands[s]) == self.instant_units
                 for s in range(len(st.hands))):
@@ -119,7 +124,8 @@ class DrawDiscard(Component):
             out.append(encode(Kind.DRAW_DISCARD))
         if self.take_count and len(disc) >= max(self.take_min, self.take_count):
             out.extend(encode(Kind.TAKE, cards=p) for p in permutations(deck.cards_of(hand)))
-        if self.final_turns is not None and st.pv["knocker"] < 0:
+        if self.final_turns is not None and st.pv["knocker"] < 0 and (
+                st.pv["turns"] > 0 or self.first_turn_knock == "allowed"):
             out.append(encode(Kind.KNOCK))
         out.sort()
         return out
@@ -155,8 +161,10 @@ class DrawDiscard(Component):
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         k = kind_of(a)
-        if k == Kind.KNOCK:
+        if k == Kind.KNOCK and st.pv.get("knocker", -1) >= 0:
             return "someone has already knocked this round", self.knock_source
+        if k == Kind.KNOCK:
+            return "the first player of a round starts by drawing", self.source
         if k == Kind.TAKE:
             return (f"taking needs at least {max(self.take_min, self.take_count)} cards on the discard "
                     "pile and must name every card of the hand", self.take_source)

@@ -134,6 +134,8 @@ class TurnUpTrump(Component):
             out.extend(a for s, a in enumerate(self.name_action) if s != skip)
         if not self._forced(st):
             out.append(self.pass_action)
+            if self.exchange and self.exchange.get("scope", "turn") == "hand" and st.pv.get("farmer") == st.cur:
+                return [self.pass_action]  # the exchange was this player's pass for the whole hand
         if self.exchange:
             out.extend(self._exchanges(st))
         out.sort()
@@ -190,6 +192,7 @@ class TurnUpTrump(Component):
             else:
                 pile[-n:] = list(give)
             st.pv["exchanged"] = True
+            st.pv["farmer"] = st.cur
             if not self.exchange["counts_as_pass"]:
                 return
         # a pass (an exchange counts as one)
