@@ -90,30 +90,68 @@ def rulebook(spec: Spec) -> str:
     return "\n".join(out)
 
 
-def ambiguities_doc(specs: list[Spec]) -> str:
-    """The ambiguity register of every system."""
+MATERIALITY_DEALS = 100
+MATERIALITY_MATCHES = 20
+
+
+def ambiguities_doc(specs: list[Spec], files: dict[str, str] | None = None) -> str:
+    """The ambiguity register of every system, with distinguishing scenarios and materiality.
+
+    Scenario records are added to ``files`` (relative path -> content) when given.
+    """
+    from .engine.record import dumps
+    from .verification.scenarios import distinguish, materiality
+
     out = ["# Ambiguity register", "",
            "Every place where a source text is silent, contradicts itself or is defective, with the",
            "readings, the decision and why. Each reading is a value of a spec option, so every reading",
-           "is playable: `cardspec simulate SYSTEM --option NAME=VALUE`.",
+           "is playable: `cardspec simulate SYSTEM --option NAME=VALUE`.", "",
+           "Under each, a **distinguishing scenario** found by search through the engine (same seed, same",
+           "choices under both readings; both records are in `docs/scenarios/` and replay with",
+           "`cardspec replay`), and the **materiality**: the share of seeded deals (first hands, "
+           f"{MATERIALITY_DEALS}) and of seeded",
+           f"matches ({MATERIALITY_MATCHES}) whose outcome changes when rule bots play under each reading.",
            "", "Generated from the specs by `cardspec docs --write`; do not edit.", ""]
     for spec in specs:
         out += [f"## {spec.id}", ""]
         for a in spec.ambiguities:
             out += [f"### `{a.id}`", "", f"> “{a.source.quote}” ({a.source.doc})", "",
-                    f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`):", ""]
+                    f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`"
+                    + (f", with {', '.join(f'{k}={key_of(v)}' for k, v in a.with_options.items())}"
+                       if a.with_options else "") + "):", ""]
             for val, text in a.readings.items():
                 mark = " **(decision)**" if val == a.decision else ""
                 out.append(f"- `{val}`{mark}: {text}")
             out += ["", f"**Why.** {a.reasons}", ""]
+            for val in a.readings:
+                if val == a.decision:
+                    continue
+                sc = distinguish(spec, a, val)
+                if sc is None:
+                    out.append(f"- `{val}` against `{a.decision}`: no distinguishing scenario found in the "
+                               "search budget (300 seeded matches).")
+                else:
+                    paths = []
+                    for reading, rec in sc.records.items():
+                        side = "decided" if reading == a.decision else "other"
+                        rel = f"scenarios/{spec.id}/{a.id}.{val}.{side}.json"
+                        paths.append(f"[{reading}]({rel})")
+                        if files is not None:
+                            files[rel] = dumps(rec) + "\n"
+                    out.append(f"- `{val}` against `{a.decision}`: {sc.kind} differs at action "
+                               f"{sc.action_index} ({sc.detail}); records: {', '.join(paths)}.")
+                m = materiality(spec, a, val, MATERIALITY_DEALS, MATERIALITY_MATCHES)
+                out.append(f"  Materiality: {m.deal_share:.0%} of deals and {m.match_share:.0%} of match "
+                           "winners change.")
+            out.append("")
     return "\n".join(out)
 
 
 def expected_docs() -> dict[str, str]:
-    """Relative path → content of every generated document."""
+    """Relative path → content of every generated document (and scenario record)."""
     specs = [load(i) for i in available()]
     files = {f"rules/{s.id}.md": rulebook(s) for s in specs}
-    files["ambiguities.md"] = ambiguities_doc(specs)
+    files["ambiguities.md"] = ambiguities_doc(specs, files)
     return files
 
 

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import Source, SpecError
+from .errors import OptionError, Source, SpecError
 from .loader import LoadedYaml, load_spec_file, spec_dir
 from .options import OptionDecl, key_of
 
@@ -29,6 +29,7 @@ class Ambiguity:
     readings: dict[str, str]
     decision: str
     reasons: str
+    with_options: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class Spec:
     def ambiguities(self) -> list[Ambiguity]:
         """The ambiguity register."""
         return [Ambiguity(a["id"], Source(**a["source"]), a["question"], a["option"],
-                          dict(a["readings"]), a["decision"], a["reasons"])
+                          dict(a["readings"]), a["decision"], a["reasons"], dict(a.get("with_options", {})))
                 for a in self.data["ambiguities"]]
 
     def check_register(self) -> None:
@@ -79,6 +80,14 @@ class Spec:
             if a.decision not in a.readings:
                 raise SpecError(f"ambiguity '{a.id}': decision '{a.decision}' is not one of its readings",
                                 self.file, line, key)
+            for k, v in a.with_options.items():
+                if k not in decls or k == a.option:
+                    raise SpecError(f"ambiguity '{a.id}': with_options names '{k}', which is not another "
+                                    "declared option", self.file, line, key)
+                try:
+                    decls[k].check(v)
+                except OptionError as exc:
+                    raise SpecError(f"ambiguity '{a.id}': with_options: {exc}", self.file, line, key) from None
             if a.decision != key_of(d.default):
                 raise SpecError(f"ambiguity '{a.id}': decision '{a.decision}' differs from the default "
                                 f"'{key_of(d.default)}' of option '{a.option}'", self.file, line, key)

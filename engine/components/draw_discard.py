@@ -91,7 +91,7 @@ class DrawDiscard(Component):
     def start(self, st: State) -> None:
         st.piles[self.discard] = []
         st.pv["knocker"] = -1
-        st.pv["turns"] = 0
+        st.pv["turns"] = -1  # _begin_turn counts the first turn as turn 0
         if self.check_after_deal and self.instant_units is not None and any(
                 st.active[s] and self.hv.value(st.hands[s]) == self.instant_units
                 for s in range(len(st.hands))):

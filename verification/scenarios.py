@@ -1,0 +1,138 @@
+"""Distinguishing scenarios and materiality for every registered ambiguity.
+
+For an ambiguity whose readings can change a result, a *distinguishing
+scenario* is a concrete deal and action sequence whose legal moves, trick
+winner, hand score or match winner differ between two readings. It is found by
+search through the engine: the same seed (so the same deals) under both
+readings, the same choices (a bot plays under the decided reading and every
+action is replayed under the other) until the two positions disagree. Each is
+saved as one replayable game record per reading.
+
+*Materiality* plays N seeded deals, and M seeded matches, under each reading with
+the same bots, and reports the share whose hand outcome, or match winner, changes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from cardspec.engine.bots import BOTS
+from cardspec.engine.game import Game
+from cardspec.engine.options import key_of
+from cardspec.engine.record import record_of
+from cardspec.engine.spec import Ambiguity, Spec
+from cardspec.engine.state import State
+
+
+@dataclass
+class Scenario:
+    """Two records (decided reading, other reading) and what differs."""
+
+    ambiguity: str
+    reading: str
+    decision: str
+    kind: str  # legality | trick winner | hand score | match winner
+    action_index: int
+    detail: str
+    records: dict[str, dict[str, Any]]
+
+
+def _value(spec: Spec, option: str, text: str) -> Any:
+    for v in spec.option_decls[option].all_values():
+        if key_of(v) == text:
+            return v
+    raise KeyError(text)
+
+
+def _compare(a: State, b: State) -> tuple[str, str] | None:
+    if a.trick_winners != b.trick_winners and len(a.trick_winners) == len(b.trick_winners):
+        return "trick winner", f"trick {len(a.trick_winners)}: seat {a.trick_winners[-1]} against seat " \
+                               f"{b.trick_winners[-1]}"
+    ra, rb = a.hand_results, b.hand_results
+    for x, y in zip(ra, rb, strict=False):
+        if x.get("scores") != y.get("scores") or x.get("thrown_in") != y.get("thrown_in"):
+            return "hand score", f"hand {x['hand']}: scores {x['scores']} against {y['scores']}"
+    if a.winners != b.winners and (a.winners is not None or b.winners is not None):
+        return "match winner", f"winners {list(a.winners or [])} against {list(b.winners or [])}"
+    if len(ra) != len(rb):
+        return "hand score", f"hand {min(len(ra), len(rb))} ends under one reading only"
+    return None
+
+
+def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300,
+                full_matches: bool = True) -> Scenario | None:
+    """Search for a scenario that tells the decided reading from ``reading``."""
+    base = {**amb.with_options, amb.option: _value(spec, amb.option, amb.decision)}
+    other = {**amb.with_options, amb.option: _value(spec, amb.option, reading)}
+    gd, go = Game(spec, base), Game(spec, other)
+    legality: Scenario | None = None
+    for seed in range(seeds):
+        rng = random.Random(f"scenario/{seed}")
+        bot = BOTS["rule" if seed % 2 else "random"](rng)
+        a, b = gd.new_initial_state(seed), go.new_initial_state(seed)
+        if gd.num_players != go.num_players:
+            return None
+        hands_cap = None if full_matches else 1
+        while not a.is_terminal() and not b.is_terminal():
+            if hands_cap is not None and a.hand_no >= hands_cap:
+                break
+            la, lb = a.legal_actions(), b.legal_actions()
+            if a.current_player() != b.current_player() or (la != lb and legality is None):
+                legality = Scenario(amb.id, reading, amb.decision, "legality", len(a.history),
+                                    f"under '{amb.decision}' seat {a.current_player()} may choose "
+                                    f"{[gd.action_name(x) for x in la]}; under '{reading}' seat "
+                                    f"{b.current_player()} may choose {[go.action_name(x) for x in lb]}",
+                                    {amb.decision: record_of(a), reading: record_of(b)})
+            if a.current_player() != b.current_player():
+                break
+            choice = bot(a, la)
+            if choice not in lb:
+                choice = next((x for x in la if x in lb), choice)
+                if choice not in lb:
+                    break
+            a.apply(choice)
+            b.apply(choice)
+            diff = _compare(a, b)
+            if diff is not None:
+                return Scenario(amb.id, reading, amb.decision, diff[0], len(a.history) - 1, diff[1],
+                                {amb.decision: record_of(a), reading: record_of(b)})
+    return legality
+
+
+@dataclass
+class Materiality:
+    """Shares of deals and matches whose outcome changes between two readings."""
+
+    reading: str
+    deals: int
+    deal_share: float
+    matches: int
+    match_share: float
+
+
+def _first_hand(game: Game, seed: int) -> Any:
+    st = game.new_initial_state(seed)
+    bot = BOTS["rule"](random.Random(f"materiality/{seed}"))
+    while not st.hand_results and not st.is_terminal():
+        st.apply(bot(st, st.legal_actions()))
+    r = st.hand_results[0]
+    return (r.get("trick_winners"), r.get("scores"), r.get("thrown_in"))
+
+
+def _match(game: Game, seed: int) -> Any:
+    st = game.new_initial_state(seed)
+    bot = BOTS["rule"](random.Random(f"materiality/{seed}"))
+    while not st.is_terminal():
+        st.apply(bot(st, st.legal_actions()))
+    return st.winners
+
+
+def materiality(spec: Spec, amb: Ambiguity, reading: str, deals: int, matches: int) -> Materiality:
+    """Play ``deals`` first hands and ``matches`` matches under both readings with the same bots."""
+    gd = Game(spec, {**amb.with_options, amb.option: _value(spec, amb.option, amb.decision)})
+    go = Game(spec, {**amb.with_options, amb.option: _value(spec, amb.option, reading)})
+    dd = sum(1 for s in range(deals) if _first_hand(gd, s) != _first_hand(go, s))
+    md = sum(1 for s in range(matches) if _match(gd, 10_000 + s) != _match(go, 10_000 + s))
+    return Materiality(reading, deals, dd / deals if deals else 0.0, matches, md / matches if matches else 0.0)
