@@ -175,16 +175,24 @@ def engine_agrees(game: Game) -> tuple[bool, dict[str, Any] | None]:
     for tsuit, tcard in contexts:
         tt = game.trick_tables(tsuit, tcard)
         trank = d.rank_of[tcard] if tcard >= 0 else 0
+        model_masks = [0] * len(d.suits)
         for lsuit, c in product(range(len(d.suits)), range(d.size)):
             sub = [(t, z3.IntVal(tsuit, ctx)), (led, z3.IntVal(lsuit, ctx)), (tr, z3.IntVal(trank, ctx)),
                    (ts, z3.IntVal(tsuit, ctx)), (r, z3.IntVal(d.rank_of[c], ctx)),
                    (s, z3.IntVal(d.suit_of[c], ctx))]
             want = z3.simplify(z3.substitute(p_expr, *sub)).as_long()
             eff = z3.simplify(z3.substitute(e_expr, *sub)).as_long()
+            if lsuit == 0:
+                model_masks[eff] |= 1 << c
             if want != tt.power[lsuit][c] or eff != tt.eff_suit[c]:
                 return False, {"trump": d.suits[tsuit] if tsuit >= 0 else None,
                                "trump_card": d.names[tcard] if tcard >= 0 else None,
                                "led": d.suits[lsuit], "card": d.names[c], "model_power": want,
                                "engine_power": tt.power[lsuit][c], "model_suit": eff,
                                "engine_suit": tt.eff_suit[c]}
+        for s_, m in enumerate(model_masks):
+            if m != tt.suit_mask[s_]:
+                extra = d.show(d.cards_of(tt.suit_mask[s_] ^ m))
+                return False, {"trump": d.suits[tsuit] if tsuit >= 0 else None, "follow_suit": d.suits[s_],
+                               "cards_following_differently": extra}
     return True, None

@@ -98,6 +98,12 @@ class Verifier:
             yield finding("ranking: engine tables agree with the model", "proved" if ok else "counterexample",
                           time.perf_counter() - t1, "checked on every trump context" if ok else
                           "the engine ranks a card differently from the spec", w)
+        if game.scoring.pair_ranks:
+            t1 = time.perf_counter()
+            w = pairs_agree(game)
+            yield finding("scoring: engine pair count agrees with the model", "proved" if w is None else
+                          "counterexample", time.perf_counter() - t1,
+                          "each card used once, on every count of every pair rank", w)
         fm_decode = FactModel(game, __import__("z3").Context()).decode
         for prop, tid, q in tables.queries(game):
             hit_opt = _hit_option(spec, tid)
@@ -139,6 +145,18 @@ class Verifier:
         st, detail, w = scores.match_ends(game)
         yield finding("termination: match", st, time.perf_counter() - t1, detail, w)
         _ = t0
+
+
+def pairs_agree(game: Game) -> dict[str, Any] | None:
+    """The engine's pair count against the rule (floor of count/2 per rank), for every count of each rank."""
+    d = game.deck
+    for r in game.scoring.pair_ranks:
+        cards = [c for c in range(d.size) if d.rank_of[c] == r]
+        for k in range(len(cards) + 1):
+            got = game.scoring.pairs_of(game, d.mask(cards[:k]))
+            if got != k // 2:
+                return {"cards": d.show(cards[:k]), "engine_pairs": got, "rule_pairs": k // 2}
+    return None
 
 
 def _decode_cards(game: Game, w: dict[str, Any] | None) -> dict[str, Any] | None:
