@@ -189,6 +189,10 @@ def expected_docs() -> dict[str, str]:
     files = {f"rules/{s.id}.md": rulebook(s) for s in specs}
     files["ambiguities.md"] = ambiguities_doc(specs, files)
     files["verification.md"] = verification_doc(specs)
+    from . import vectors
+
+    for s in specs:
+        files[f"vectors/{s.id}.json"] = vectors.dumps(vectors.vectors(s.id))
     return files
 
 
