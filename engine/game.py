@@ -104,7 +104,8 @@ class Game:
         bowers = r.get("bowers")
         bower_rank = idx([bowers["rank"]], "ranking.bowers")[0] if bowers else None
         return Ranking(self.deck, idx(r["plain"], "ranking.plain"), idx(r["trump"], "ranking.trump"),
-                       bower_rank, r.get("top_card", "none") == "twin_of_trump_card")
+                       bower_rank, r.get("top_card", "none") == "twin_of_trump_card",
+                       r.get("top_card_keeps_suit", True) is not False)
 
     def trick_tables(self, trump: int, trump_card: int) -> TrickTables:
         """Cached ranking tables for a trump context."""

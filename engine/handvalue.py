@@ -17,13 +17,16 @@ Values are kept in half points (ints) so that 30.5 is exact.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardMask, Deck
 from .errors import Source, SpecError
+from .kernels import hand_value_units
 
 SCALE = 2
+MEMO_LIMIT = 1 << 16
+"""Hand values memoised per compiled clause before the memo is cleared."""
 
 
 @dataclass(frozen=True)
@@ -35,10 +38,11 @@ class HandValue:
     set_size: int
     set_units: int
     source: Source | None
+    _memo: dict[CardMask, int] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def build(d: Mapping[str, Any], deck: Deck, file: str) -> HandValue:
-        """Compile; every value must be a multiple of 0.5."""
+        """Compile; every value must be a non-negative multiple of 0.5."""
         vals = d["values"]
         bad = [r for r in vals if r not in deck.ranks]
         if bad:
@@ -49,6 +53,8 @@ class HandValue:
             u = x * SCALE
             if u != int(u):
                 raise SpecError(f"value {x} is not a multiple of 0.5", file, key=key)
+            if u < 0:  # the kernels' precondition: a best-suit sum is a whole suit's sum only if no value is negative
+                raise SpecError(f"value {x} is negative", file, key=key)
             return int(u)
 
         card_units = tuple(units(vals.get(deck.ranks[deck.rank_of[c]], 0), "hand_value.values")
@@ -59,21 +65,44 @@ class HandValue:
                          units(sets["value"], "hand_value.sets") if sets else 0, src)
 
     def value(self, hand: CardMask) -> int:
-        """The hand's value in half points."""
-        by_suit: dict[int, int] = {}
-        by_rank: dict[int, int] = {}
-        d = self.deck
-        for c in d.cards_of(hand):
-            s = d.suit_of[c]
-            by_suit[s] = by_suit.get(s, 0) + self.card_units[c]
-            r = d.rank_of[c]
-            by_rank[r] = by_rank.get(r, 0) + 1
-        best = max(by_suit.values(), default=0)
-        if self.set_size and any(k >= self.set_size for k in by_rank.values()):
-            best = max(best, self.set_units)
-        return best
+        """The hand's value in half points: :func:`kernels.hand_value_units`, memoised by hand."""
+        v = self._memo.get(hand)
+        if v is None:
+            d = self.deck
+            cards = tuple(d.cards_of(hand))
+            units, suits, ranks = self.card_units, d.suit_of, d.rank_of
+            v = hand_value_units(tuple([units[c] for c in cards]), tuple([suits[c] for c in cards]),
+                                 tuple([ranks[c] for c in cards]), self.set_size, self.set_units)
+            if len(self._memo) >= MEMO_LIMIT:
+                self._memo.clear()
+            self._memo[hand] = v
+        return v
 
     @staticmethod
     def points(units: int) -> float:
         """Half points back to points."""
         return units / SCALE
+
+
+def hand_value_by_subsets(values: tuple[int, ...], suits: tuple[int, ...], ranks: tuple[int, ...],
+                          set_size: int, set_units: int) -> int:
+    """Brute-force reference for :func:`kernels.hand_value_units`, read straight off the rule text.
+
+    Every subset of the hand is a candidate: cards of one suit add up ("points are
+    only added together if the cards are the same suit"), and ``set_size`` cards
+    of one rank are worth ``set_units``. The value is the best candidate. CrossHair's
+    ``diffbehavior`` compares the two (see :mod:`cardspec.verification.contracts`).
+
+    >>> hand_value_by_subsets((8, 20, 22), (2, 2, 0), (2, 10, 12), 3, 61)
+    28
+    """
+    n = len(values)
+    best = 0
+    for bits in range(1, 1 << n):
+        chosen = [i for i in range(n) if bits >> i & 1]
+        first = chosen[0]
+        if all(suits[i] == suits[first] for i in chosen):
+            best = max(best, sum(values[i] for i in chosen))
+        if set_size and len(chosen) == set_size and all(ranks[i] == ranks[first] for i in chosen):
+            best = max(best, set_units)
+    return best

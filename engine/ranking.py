@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import kernels
 from .cards import Card, Deck
-
-TOP = 10_000
-TRUMP = 1_000
-LED = 100
+from .kernels import LED as LED
+from .kernels import TOP as TOP
+from .kernels import TRUMP as TRUMP
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,17 @@ class Ranking:
     trump: tuple[int, ...]
     bower_rank: int | None  # rank index of the bowers, or None
     twin_top: bool  # the twin of the trump card is the top card
+    top_keeps_suit: bool = True  # the top card follows as its printed suit, even if it is also a bower
+
+    @property
+    def suit_colors(self) -> tuple[int, ...]:
+        """Each suit's colour as an int (equal ints, equal colours), as the kernels take them."""
+        colors = self.deck.colors
+        return tuple(colors.index(x) for x in colors)
+
+    @property
+    def _bower(self) -> int:
+        return -1 if self.bower_rank is None else self.bower_rank
 
     def twin_of(self, c: Card) -> frozenset[Card]:
         """Cards of the same rank and colour as ``c`` in the other suit(s).
@@ -66,32 +77,20 @@ class Ranking:
         'C'
         """
         d = self.deck
-        s = d.suit_of[c]
-        if (trump >= 0 and self.bower_rank is not None and d.rank_of[c] == self.bower_rank
-                and s >= 0 and d.colors[s] == d.colors[trump]):
-            return trump
-        return s
+        return kernels.effective_suit(d.rank_of[c], d.suit_of[c], trump, self._bower, self.suit_colors)
 
     def card_power(self, c: Card, trump: int, led: int, top: frozenset[Card]) -> int:
-        """How strong a card is in a trick (0: cannot win)."""
-        if c in top:
-            return TOP
+        """How strong a card is in a trick (0: cannot win); see :func:`kernels.card_power`."""
         d = self.deck
-        eff = self.effective_suit(c, trump)
-        r = d.rank_of[c]
-        if trump >= 0 and eff == trump:
-            if self.bower_rank is not None and r == self.bower_rank:
-                return TRUMP + len(self.trump) + (2 if d.suit_of[c] == trump else 1)
-            return TRUMP + self.trump.index(r) if r in self.trump else 0
-        if eff == led:
-            return LED + self.plain.index(r) if r in self.plain else 0
-        return 0
+        return kernels.card_power(d.rank_of[c], d.suit_of[c], trump, led, self._bower, self.suit_colors,
+                                  self.plain, self.trump, c in top)
 
     def tables(self, trump: int, trump_card: Card) -> TrickTables:
         """All tables for one trump context."""
         d = self.deck
         top = self.twin_of(trump_card) if self.twin_top and trump_card >= 0 else frozenset()
-        eff = tuple(self.effective_suit(c, trump) for c in range(d.size))
+        eff = tuple(d.suit_of[c] if c in top and self.top_keeps_suit else self.effective_suit(c, trump)
+                    for c in range(d.size))
         masks = tuple(sum(1 << c for c in range(d.size) if eff[c] == s) for s in range(len(d.suits)))
         power = tuple(tuple(self.card_power(c, trump, led, top) for c in range(d.size))
                       for led in range(len(d.suits)))
@@ -101,12 +100,15 @@ class Ranking:
 def trick_winner(powers: tuple[int, ...], cards: list[Card]) -> int:
     """Index in ``cards`` of the winning card: highest power, first played on ties.
 
+    ``powers`` is a row of :attr:`TrickTables.power` (indexed by card); the
+    winner is :func:`kernels.trick_winner` of the played cards' powers. (The
+    tricks component inlines a copy in its hot path, held to this one by
+    ``crosshair diffbehavior``; see :func:`cardspec.engine.components.tricks.winner_fast`.)
+
     >>> trick_winner((0, 5, 5, 3), [3, 1, 2])
     1
     """
-    best, best_i = -1, 0
-    for i, c in enumerate(cards):
-        p = powers[c]
-        if p > best:
-            best, best_i = p, i
-    return best_i
+    return _winner(tuple([powers[c] for c in cards]))
+
+
+_winner = kernels.trick_winner

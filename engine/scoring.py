@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import Source, SpecError
+from .kernels import pairs_from_counts
 from .tables import DecisionTable, Value
 
 if TYPE_CHECKING:
@@ -101,13 +102,17 @@ class Scoring:
                        tuple(flags), Source(**pr["source"]) if pr else None)
 
     def pairs_of(self, game: Game, won: int) -> int:
-        """Pairs among won cards: each card counts once (three Jacks make one pair)."""
-        counts: dict[int, int] = {}
-        for c in game.deck.cards_of(won):
-            r = game.deck.rank_of[c]
-            if r in self.pair_ranks:
-                counts[r] = counts.get(r, 0) + 1
-        return sum(k // 2 for k in counts.values())
+        """Pairs among won cards: each card counts once (three Jacks make one pair).
+
+        The count per pair rank goes to :func:`kernels.pairs_from_counts`.
+        """
+        rank_of = game.deck.rank_of
+        ranks = []
+        while won:
+            low = won & -won
+            ranks.append(rank_of[low.bit_length() - 1])
+            won ^= low
+        return pairs_from_counts(tuple([ranks.count(r) for r in dict.fromkeys(self.pair_ranks)]))
 
     def hand_facts(self, st: State) -> list[dict[str, Value]]:
         """Facts of every entity for the hand just finished."""

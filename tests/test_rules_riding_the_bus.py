@@ -42,6 +42,11 @@ def new_state(hands: Sequence[Sequence[str]], stock_top: Sequence[str] = (),
     return g, g.new_initial_state(seed=0, deals=[deal(hands, stock_top), *more_deals])
 
 
+# The knock tests knock on the round's first turn, which the register's first-turn-knock
+# decision forbids by default; they run under the other reading, and the default is pinned below.
+KNOCK_AT_ONCE = {"first_turn_knock": "allowed"}
+
+
 def act(st: State, *names: str) -> None:
     for n in names:
         st.apply_name(n)
@@ -169,7 +174,7 @@ def test_take_three_places_the_old_hand_in_a_chosen_order() -> None:
 def test_knock_is_instead_of_picking_up() -> None:
     """"On your turn, rather than picking up a card, you may “knock”": once a card is
     drawn, knocking is no longer possible this turn."""
-    _g, st = new_state([N86_17, LOW_4, KQ5_20, AK7_21], stock_top=["2H"])
+    _g, st = new_state([N86_17, LOW_4, KQ5_20, AK7_21], stock_top=["2H"], options=KNOCK_AT_ONCE)
     assert "knock" in st.legal_action_names()
     st.apply_name("draw stock")
     assert "knock" not in st.legal_action_names()
@@ -180,7 +185,7 @@ def test_knock_is_instead_of_picking_up() -> None:
 def test_after_a_knock_everyone_else_gets_exactly_one_more_turn() -> None:
     """"After knocking, everyone else gets 1 more turn, and then you all lay out your
     cards" """
-    _g, st = new_state([N86_17, KQ5_20, LOW_4, AK7_21], stock_top=["2H", "3S", "5C"])
+    _g, st = new_state([N86_17, KQ5_20, LOW_4, AK7_21], stock_top=["2H", "3S", "5C"], options=KNOCK_AT_ONCE)
     st.apply_name("knock")  # seat 1 knocks
     seen = []
     for card in ["2H", "3S", "5C"]:
@@ -199,7 +204,8 @@ def knock_round(hands: list[list[str]], options: dict[str, Any] | None = None,
                 counters: list[int] | None = None,
                 more_deals: Sequence[dict[str, Any]] = ()) -> tuple[Game, State]:
     """Seat 1 knocks at once; seats 2, 3, 0 take one quiet turn each."""
-    g, st = new_state(hands, stock_top=["2H", "3S", "5C"], options=options, more_deals=more_deals)
+    g, st = new_state(hands, stock_top=["2H", "3S", "5C"], options={**KNOCK_AT_ONCE, **(options or {})},
+                      more_deals=more_deals)
     if counters is not None:
         st.counters = counters
     st.apply_name("knock")
@@ -267,7 +273,7 @@ def test_knocker_lowest_when_a_final_turn_reaches_31(reading: str, strikes: int)
     instantly lay their hand down, and the round is over, and the person with the lowest
     score gets a strike" (option knocker_after_31)."""
     hands = [N86_17, LOW_4, ["AH", "KH", "2S"], AK7_21]
-    _g, st = new_state(hands, stock_top=["QH"], options={"knocker_after_31": reading})
+    _g, st = new_state(hands, stock_top=["QH"], options={**KNOCK_AT_ONCE, "knocker_after_31": reading})
     st.apply_name("knock")  # seat 1 (4 points) knocks
     st.apply_name("draw stock")  # seat 2 draws the QH
     st.apply_name("discard 2S")  # 31
@@ -394,3 +400,16 @@ def test_empty_pickup_pile_ends_the_round_option() -> None:
     r = st.hand_results[0]
     assert r["ended_by"] == "exhausted"
     assert r["scores"] == [1] + [0] * 14
+
+
+def test_the_first_player_starts_by_picking_up() -> None:
+    """"The person to the left of the dealer starts by picking up a card of the pickup pile":
+    under the decided reading the first turn of a round offers no knock; the second does."""
+    _g, st = new_state([N86_17, LOW_4, KQ5_20, AK7_21], stock_top=["2H", "3S"])
+    assert st.current_player() == 1
+    assert st.legal_action_names() == ["draw stock"]
+    with pytest.raises(IllegalActionError) as err:
+        st.apply_name("knock")
+    assert "picking up a card of the pickup pile" in (err.value.source.quote if err.value.source else "")
+    quiet_turn(st, "2H")
+    assert "knock" in st.legal_action_names()

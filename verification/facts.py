@@ -39,7 +39,7 @@ class FactModel:
                 else:
                     v[name] = z3.Int(f"{name}_{e}", ctx)
                     cons += [v[name] >= 0, v[name] < len(dom)] if type(dom[0]) is str else \
-                        [v[name] >= min(dom), v[name] <= max(dom)]  # type: ignore[type-var]
+                        [v[name] >= min(dom), v[name] <= max(dom)]
             self.vars.append(v)
         tricks_phase = [p for p in game.phases if p.kind == "tricks"]
         total = tricks_phase[0].num_tricks if tricks_phase else 0  # type: ignore[attr-defined]

@@ -59,10 +59,13 @@ class RankModel:
             out = z3.If(r == rank, self.i(k), out)
         return out
 
-    def eff(self, r: Any, s: Any, t: Any) -> Any:
+    def eff(self, r: Any, s: Any, t: Any, tr: Any = None, ts: Any = None) -> Any:
+        """The suit a card follows as; with the trump card given, a top card may keep its own suit."""
         if self.r.bower_rank is None:
             return s
         left = z3.And(t >= 0, r == self.r.bower_rank, self.color(s) == self.color(t))
+        if tr is not None and self.r.twin_top and self.r.top_keeps_suit:
+            left = z3.And(left, z3.Not(self.is_top(r, s, t, tr, ts)))
         return z3.If(left, t, s)
 
     def is_top(self, r: Any, s: Any, t: Any, tr: Any, ts: Any) -> Any:
@@ -71,7 +74,7 @@ class RankModel:
         return z3.And(t >= 0, r == tr, s != ts, self.color(s) == self.color(ts))
 
     def power(self, r: Any, s: Any, t: Any, led: Any, tr: Any, ts: Any) -> Any:
-        e = self.eff(r, s, t)
+        e = self.eff(r, s, t, tr, ts)
         tp = self.pos(self.r.trump, r)
         if self.r.bower_rank is not None:
             n = len(self.r.trump)
@@ -126,7 +129,7 @@ def queries(game: Game) -> list[tuple[str, Callable[[z3.Context], Query]]]:
         m = RankModel(game, ctx)
         t, _led, tr, ts, dom = m.context()
         r, s, dc = m.card("c")
-        p = m.power(r, s, t, m.eff(r, s, t), tr, ts)
+        p = m.power(r, s, t, m.eff(r, s, t, tr, ts), tr, ts)
         return Query(ctx, [*dom, *dc, p <= 0], {"trump": t, "rank": r, "suit": s})
 
     out += [("ranking: strict order (one winner per trick)", strict),
@@ -136,8 +139,9 @@ def queries(game: Game) -> list[tuple[str, Callable[[z3.Context], Query]]]:
             m = RankModel(game, ctx)
             t, led, tr, ts, dom = m.context()
             r, s, dc = m.card("c")
+            assert game.ranking is not None and game.ranking.bower_rank is not None
             br = game.ranking.bower_rank
-            pr = m.power(m.i(br), t, t, led, tr, ts)  # type: ignore[arg-type]
+            pr = m.power(m.i(br), t, t, led, tr, ts)
             pc = m.power(r, s, t, led, tr, ts)
             return Query(ctx, [*dom, *dc, t >= 0, z3.Not(z3.And(r == br, s == t)),
                                z3.Not(m.is_top(r, s, t, tr, ts)), pc >= pr],
@@ -151,7 +155,7 @@ def queries(game: Game) -> list[tuple[str, Callable[[z3.Context], Query]]]:
             xr, xs, dx = m.card("top")
             top = m.is_top(xr, xs, t, tr, ts)
             bad = z3.Or(m.power(r, s, t, led, tr, ts) >= m.power(xr, xs, t, led, tr, ts),
-                        m.eff(xr, xs, t) != xs)
+                        m.eff(xr, xs, t, tr, ts) != xs)
             return Query(ctx, [*dom, *dc, *dx, t >= 0, top, z3.Not(z3.And(r == xr, s == xs)), bad],
                          {"trump": t, "led": led, "top_rank": xr, "top_suit": xs, "rank": r, "suit": s})
         out.append(("ranking: the top card beats every trump and keeps its suit", top_beats))
@@ -167,7 +171,7 @@ def engine_agrees(game: Game) -> tuple[bool, dict[str, Any] | None]:
     t, led, tr, ts = (z3.Int(x, ctx) for x in ("t", "l", "tr", "ts"))
     r, s = z3.Int("r", ctx), z3.Int("s", ctx)
     p_expr = m.power(r, s, t, led, tr, ts)
-    e_expr = m.eff(r, s, t)
+    e_expr = m.eff(r, s, t, tr, ts)
     contexts = [(-1, -1)] + [(tsuit, c) for tsuit in range(len(d.suits)) for c in range(d.size)
                              if d.suit_of[c] == tsuit]
     if not game.ranking.twin_top:
@@ -190,9 +194,9 @@ def engine_agrees(game: Game) -> tuple[bool, dict[str, Any] | None]:
                                "led": d.suits[lsuit], "card": d.names[c], "model_power": want,
                                "engine_power": tt.power[lsuit][c], "model_suit": eff,
                                "engine_suit": tt.eff_suit[c]}
-        for s_, m in enumerate(model_masks):
-            if m != tt.suit_mask[s_]:
-                extra = d.show(d.cards_of(tt.suit_mask[s_] ^ m))
+        for s_, mask in enumerate(model_masks):
+            if mask != tt.suit_mask[s_]:
+                extra = d.show(d.cards_of(tt.suit_mask[s_] ^ mask))
                 return False, {"trump": d.suits[tsuit] if tsuit >= 0 else None, "follow_suit": d.suits[s_],
                                "cards_following_differently": extra}
     return True, None

@@ -23,10 +23,19 @@ from .z3kit import Finding, Query, enumerate_values, refute
 
 
 def option_sets(spec: Spec) -> list[dict[str, Any]]:
-    """The defaults, then each option moved alone to each of its other sample values."""
+    """The defaults; each option moved alone to each of its other sample values; and each
+    reading of an ambiguity together with the other options it is registered ``with_options``."""
     sets: list[dict[str, Any]] = [{}]
     for name, d in spec.option_decls.items():
         sets += [{name: v} for v in d.sample_values() if v != d.default]
+    decls = spec.option_decls
+    for a in spec.ambiguities:
+        if not a.with_options:
+            continue
+        for v in decls[a.option].all_values():
+            combo = {**a.with_options, a.option: v}
+            if v != decls[a.option].default and combo not in sets:
+                sets.append(combo)
     return sets
 
 
@@ -88,7 +97,7 @@ class Verifier:
             yield finding(f"moves: {name}", st, s, witness=w)
         if game.ranking is not None:
             r = game.ranking
-            rk = (game.deck.names, r.plain, r.trump, r.bower_rank, r.twin_top,
+            rk = (game.deck.names, r.plain, r.trump, r.bower_rank, r.twin_top, r.top_keeps_suit,
                   game.rules.get("ranking", {}).get("identical"))
             for name, q in ranking.queries(game):
                 st, w, s = self._run(("rank", name, rk), q)

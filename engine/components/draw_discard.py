@@ -45,6 +45,8 @@ class DrawDiscard(Component):
         self.final_turns: int | None = kn["final_turns"] if kn else None
         self.knock_source = Source(**kn["source"]) if kn else self.source
         self.first_turn_knock: str = kn.get("first_turn", "allowed") if kn else "allowed"
+        self.first_turn_source = Source(**kn["first_turn_source"]) if kn and "first_turn_source" in kn \
+            else self.source
         if self.first_turn_knock not in ("allowed", "forbidden"):
             raise SpecError("knock.first_turn must be allowed or forbidden", file, key=f"{key}.knock.first_turn")
         iw = d.get("instant_win")
@@ -164,7 +166,7 @@ class DrawDiscard(Component):
         if k == Kind.KNOCK and st.pv.get("knocker", -1) >= 0:
             return "someone has already knocked this round", self.knock_source
         if k == Kind.KNOCK:
-            return "the first player of a round starts by drawing", self.source
+            return "the first player of a round starts by drawing", self.first_turn_source
         if k == Kind.TAKE:
             return (f"taking needs at least {max(self.take_min, self.take_count)} cards on the discard "
                     "pile and must name every card of the hand", self.take_source)
