@@ -256,8 +256,38 @@ def print_verify(rows: list[dict[str, Any]]) -> None:
     Console(width=200).print(table)
 
 
+def materiality_rows(systems: Sequence[str], n: int, matches: int) -> list[dict[str, Any]]:
+    """For each ambiguity and each non-decided reading: the share of deals and matches that change."""
+    from .verification.scenarios import materiality
+
+    rows = []
+    for sid in systems:
+        spec = load(sid)
+        for a in spec.ambiguities:
+            for reading in a.readings:
+                if reading == a.decision:
+                    continue
+                m = materiality(spec, a, reading, n, matches)
+                rows.append({"system": spec.id, "ambiguity": a.id, "decision": a.decision, "reading": reading,
+                             "deals": m.deals, "deal_share": m.deal_share, "matches": m.matches,
+                             "match_share": m.match_share})
+    return rows
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     systems = args.systems or list(available())
+    if args.materiality:
+        if args.n < 1 or args.n > 100_000:
+            raise UsageError("-n must be between 1 and 100000")
+        rows = materiality_rows(systems, args.n, max(1, args.n // 5))
+        if args.json:
+            print(json.dumps(rows, indent=1))
+        else:
+            for r in rows:
+                print(f"{r['system']:<16} {r['ambiguity']:<28} {r['reading']:>16} vs {r['decision']:<16} "
+                      f"deals changed {r['deal_share']:6.1%} of {r['deals']}, "
+                      f"match winners changed {r['match_share']:6.1%} of {r['matches']}")
+        return 0
     t0 = time.perf_counter()
     rows = verify_rows(systems, args.timeout_ms)
     bad = [r for r in rows if r["status"] in ("counterexample", "timeout")]
@@ -331,6 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("verify", "prove the spec properties with z3 under every option set")
     sp.add_argument("systems", nargs="*", help="system ids or spec files (default: all bundled)")
     sp.add_argument("--timeout-ms", type=int, default=10_000, help="time limit of each solver query")
+    sp.add_argument("--materiality", action="store_true",
+                    help="instead: play -n deals (and n/5 matches) under each reading of each ambiguity")
+    sp.add_argument("-n", type=int, default=200, help="deals per reading for --materiality")
     sp.set_defaults(func=cmd_verify)
     sp = add("docs", "check (or --write) the documents generated from the specs")
     sp.add_argument("--write", action="store_true")

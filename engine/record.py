@@ -96,7 +96,7 @@ def deal_of(st: State) -> dict[str, Any]:
     names = st.game.deck.names
     return {"dealer": st.dealer,
             "hands": [[names[c] for c in st.game.deck.cards_of(h)] for h in st.hands],
-            "piles": {k: [names[c] for c in reversed(v)] for k, v in st.piles.items()}}
+            "piles": {p.name: [names[c] for c in reversed(st.piles[p.name])] for p in st.game.deal.piles}}
 
 
 def canonical_options(game: Game) -> dict[str, Any]:
