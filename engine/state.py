@@ -45,6 +45,9 @@ class Step(NamedTuple):
     hand_ended: bool
 
 
+_new_step = tuple.__new__  # builds a Step without NamedTuple's Python-level __new__ (hot path)
+
+
 class State:
     """A position: every card's place, whose turn, scores, and the history."""
 
@@ -279,7 +282,7 @@ class State:
         if not self.comp.try_apply(self, a):
             history.pop()
             self.check(a)
-        return Step(seat, a, self.hand_no != hand or self.winners is not None)
+        return _new_step(Step, (seat, a, self.hand_no != hand or self.winners is not None))
 
     def apply_name(self, text: str) -> Step:
         """Apply an action given by name."""
