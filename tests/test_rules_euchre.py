@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from helpers import act, plays, suit, trick
 
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
@@ -64,10 +65,6 @@ def new_state(deal: dict[str, Any] = DEAL_THREE, options: dict[str, Any] | None 
     return g, g.new_initial_state(seed=0, deals=[deal, *more_deals])
 
 
-def act(st: State, *names: str) -> None:
-    """Apply actions by name, in order."""
-    for n in names:
-        st.apply_name(n)
 
 
 def cards(g: Game, mask: int) -> set[str]:
@@ -75,24 +72,10 @@ def cards(g: Game, mask: int) -> set[str]:
     return {g.deck.names[c] for c in g.deck.cards_of(mask)}
 
 
-def plays(st: State) -> set[str]:
-    """The cards the player to act may play."""
-    return {n.split()[1] for n in st.legal_action_names() if n.startswith("play ")}
 
 
-def trick(st: State, *cards_in_order: str) -> int:
-    """Play one whole trick (cards in playing order); return the winning seat."""
-    before, hands_before = len(st.trick_winners), len(st.hand_results)
-    for c in cards_in_order:
-        st.apply_name(f"play {c}")
-    if len(st.hand_results) > hands_before:  # the last trick ended the hand
-        return int(st.hand_results[-1]["trick_winners"][-1])
-    assert len(st.trick_winners) == before + 1, "the trick did not complete"
-    return st.trick_winners[-1]
 
 
-def suit(g: Game, s: str) -> int:
-    return g.deck.suits.index(s)
 
 
 def hearts_ordered_up(deal: dict[str, Any] = DEAL_THREE, discard: str = "10H",

@@ -47,9 +47,6 @@ def new_state(hands: Sequence[Sequence[str]], stock_top: Sequence[str] = (),
 KNOCK_AT_ONCE = {"first_turn_knock": "allowed"}
 
 
-def act(st: State, *names: str) -> None:
-    for n in names:
-        st.apply_name(n)
 
 
 def value(g: Game, *cards: str) -> float:

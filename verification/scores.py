@@ -24,7 +24,7 @@ from cardspec.engine.game import Game
 
 from .facts import FactModel
 from .tables import table_value
-from .z3kit import Query
+from .z3kit import Query, python_value
 
 
 def points(fm: FactModel, e: int) -> Any:
@@ -131,7 +131,7 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
     if r == z3.unknown:
         return "timeout", "", None
     if r == z3.sat:
-        w = fm.decode({k: _v(s.model().eval(v, model_completion=True)) for e in range(fm.E)
+        w = fm.decode({k: python_value(s.model().eval(v, model_completion=True)) for e in range(fm.E)
                        for k, v in {**fm.show(e), f"points[{e}]": points(fm, e)}.items()})
         return "flagged", f"may not end: a hand can lower a {m.counter} total", w
     s2 = z3.Solver(ctx=ctx)
@@ -142,7 +142,7 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
     if r2 == z3.unknown:
         return "timeout", "", None
     if r2 == z3.sat:
-        w = fm.decode({k: _v(s2.model().eval(v, model_completion=True)) for e in range(fm.E)
+        w = fm.decode({k: python_value(s2.model().eval(v, model_completion=True)) for e in range(fm.E)
                        for k, v in fm.show(e).items()})
         return "flagged", f"may not end: a hand can leave every {m.counter} total unchanged", w
     redeals = [ph.id for ph in game.phases if getattr(ph, "all_pass", "") == "redeal"]
@@ -159,12 +159,3 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
     bound = len(game.teams) * (m.target - 1) + 1
     return "proved", f"every scored hand raises a total and none falls: at most {bound} scored hands", None
 
-
-def _v(x: Any) -> Any:
-    if z3.is_true(x):
-        return True
-    if z3.is_false(x):
-        return False
-    if z3.is_int_value(x):
-        return x.as_long()
-    return str(x)

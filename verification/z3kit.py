@@ -71,7 +71,7 @@ def refute(build: Callable[[z3.Context], Query], timeout_ms: int = TIMEOUT_MS
         return "proved", None, secs
     if res == z3.sat:
         m = solver.model()
-        return "counterexample", {k: _value(m.eval(v, model_completion=True)) for k, v in q.show.items()}, secs
+        return "counterexample", {k: python_value(m.eval(v, model_completion=True)) for k, v in q.show.items()}, secs
     return "timeout", None, secs
 
 
@@ -92,12 +92,13 @@ def enumerate_values(build: Callable[[z3.Context], tuple[z3.Context, list[Any], 
         if r != z3.sat:
             return None, time.perf_counter() - t0
         v = solver.model().eval(expr, model_completion=True)
-        seen.append(_value(v))
+        seen.append(python_value(v))
         solver.add(expr != v)
     return sorted(seen), time.perf_counter() - t0
 
 
-def _value(v: Any) -> Any:
+def python_value(v: Any) -> Any:
+    """A z3 value as a Python bool, int or string."""
     if z3.is_true(v):
         return True
     if z3.is_false(v):
