@@ -94,7 +94,7 @@ def rule_bot(rng: random.Random) -> Bot:
             now = _best_value(st, hand, size)
             if Kind.KNOCK in kinds and now >= 50:
                 return next(a for a in legal if kind_of(a) == Kind.KNOCK)
-            disc = st.piles.get("discard", [])
+            disc = st.piles.get(getattr(st.comp, "discard", ""), [])
             if Kind.DRAW_DISCARD in kinds and disc and _best_value(st, hand | 1 << disc[-1], size) > now + 4:
                 return next(a for a in legal if kind_of(a) == Kind.DRAW_DISCARD)
             return next(a for a in legal if kind_of(a) == Kind.DRAW_STOCK)

@@ -24,6 +24,7 @@ from .components.base import Component
 from .components.deal import DealRules
 from .errors import Source, SpecError
 from .handvalue import HandValue
+from .loader import spec_schema, validate
 from .match import MatchRules
 from .options import complete, resolve
 from .ranking import Ranking, TrickTables
@@ -43,6 +44,19 @@ class Game:
         self.options: dict[str, Any] = complete(decls, options)
         rules: dict[str, Any] = resolve(spec.data, decls, self.options, spec.file)
         self.rules = rules
+        if self.options != {n: d.default for n, d in decls.items()}:
+            # an option map may put a value of the wrong kind somewhere: check the resolved rules too
+            try:
+                validate(rules, spec_schema(), spec.loaded, spec.file)
+            except SpecError as exc:
+                raise SpecError(f"with options {self.options}: {exc.detail}", spec.file, exc.line, exc.key) from None
+        try:
+            self._build(spec, rules)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise SpecError(f"with options {self.options}: cannot build the rules ({type(exc).__name__}: {exc})",
+                            spec.file) from None
+
+    def _build(self, spec: spec_mod.Spec, rules: dict[str, Any]) -> None:
         f = spec.file
         d = rules["deck"]
         suits = tuple(d["suits"])
