@@ -1,0 +1,159 @@
+"""Every semantic check a component makes on its clause, with the exact error it gives.
+
+The schema catches malformed specs; these checks catch well-formed ones whose parts do
+not fit together (or that an option map bends out of shape). Each case edits a real
+spec in memory, builds the game without the schema (so the component's own check is
+the one that fires) and pins the message and the key it names.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from cardspec.engine.errors import SpecError
+from cardspec.engine.game import Game
+from cardspec.engine.spec import Spec, load
+
+Edit = Callable[[dict[str, Any]], None]
+
+
+def phase(d: dict[str, Any], component: str) -> dict[str, Any]:
+    return next(p for p in d["phases"] if p["component"] == component)
+
+
+def table(d: dict[str, Any], i: int = 0) -> dict[str, Any]:
+    t: dict[str, Any] = d["scoring"]["tables"][i]
+    return t
+
+
+CASES: list[tuple[str, str, Edit, str, str]] = [
+    # (system, case, edit, exact message, key)
+    ("euchre", "two piles share a name",
+     lambda d: d["deal"]["undealt"].append({"pile": "kitty", "count": 0}),
+     "two undealt piles share a name", "deal.undealt"),
+    ("riding-the-bus", "two rest piles",
+     lambda d: d["deal"]["undealt"].append({"pile": "more", "count": "rest"}),
+     "at most one pile may take the rest", "deal.undealt"),
+    ("euchre", "deal short of the deck", lambda d: d["deal"]["undealt"][0].update(count=3),
+     "the deal uses 23 cards but the deck has 24", "deal"),
+    ("euchre", "deal beyond the deck", lambda d: d["deal"].update(hand_size=6),
+     "the deal uses 28 cards but the deck has 24", "deal"),
+    ("bird-dog-11", "declarations who", lambda d: phase(d, "declarations").update(who="everyone"),
+     "who must be one of ['maker', 'all', 'not_declarer'], got 'everyone'", "phases.1.who"),
+    ("bird-dog-11", "declarations limit", lambda d: phase(d, "declarations").update(limit="two"),
+     "limit must be one of ['any', 'one'], got 'two'", "phases.1.limit"),
+    ("euchre", "declarations enabled", lambda d: phase(d, "declarations").update(enabled="yes"),
+     "enabled must be true or false", "phases.1.enabled"),
+    ("riding-the-bus", "knock first turn", lambda d: phase(d, "draw_discard")["knock"].update(first_turn="x"),
+     "knock.first_turn must be allowed or forbidden", "phases.0.knock.first_turn"),
+    ("riding-the-bus", "stock exhausted", lambda d: phase(d, "draw_discard").update(stock_exhausted="x"),
+     "stock_exhausted must be reshuffle or end_round", "phases.0.stock_exhausted"),
+    ("riding-the-bus", "discard drawn", lambda d: phase(d, "draw_discard").update(discard_drawn="x"),
+     "discard_drawn must be allowed or forbidden", "phases.0.discard_drawn"),
+    ("riding-the-bus", "no hand value", lambda d: d.pop("hand_value"),
+     "a draw_discard phase needs a hand_value clause", "phases.0"),
+    ("riding-the-bus", "stock not dealt", lambda d: phase(d, "draw_discard").update(stock="pickup"),
+     "stock pile 'pickup' is not dealt", "phases.0.stock"),
+    ("riding-the-bus", "take count", lambda d: phase(d, "draw_discard")["take_several"].update(count=2),
+     "take_several.count must equal the hand size (the whole hand is exchanged)", "phases.0.take_several"),
+    ("euchre", "tricks without ranking", lambda d: d.pop("ranking"),
+     "a tricks phase needs a ranking clause", "phases.2"),
+    ("euchre", "more tricks than cards", lambda d: phase(d, "tricks").update(tricks=6),
+     "6 tricks but hands hold 5 cards", "phases.2.tricks"),
+    ("euchre", "all pass", lambda d: phase(d, "turn_up_trump").update(all_pass="shrug"),
+     "all_pass must be dealer_must_name, redeal or turn_up_fixed, got 'shrug'", "phases.0.all_pass"),
+    ("euchre", "accept round without turn-up", lambda d: phase(d, "turn_up_trump")["rounds"][0].pop("turn_up"),
+     "an accept_turn_up round needs turn_up and action", "phases.0.rounds.0"),
+    ("euchre", "turn-up pile not dealt", lambda d: phase(d, "turn_up_trump").update(pile="widow"),
+     "pile 'widow' is not an undealt pile", "phases.0.pile"),
+    ("bird-dog-11", "turn-up beyond the pile",
+     lambda d: phase(d, "turn_up_trump")["rounds"][1].update(turn_up=2),
+     "turn-up 3 needs more than the 3 cards of 'undealt'", "phases.0"),
+    ("euchre", "exchange ranks", lambda d: phase(d, "turn_up_trump")["kitty_exchange"].update(ranks=["8"]),
+     "exchange ranks ['8'] are not in the deck", "phases.0"),
+    ("euchre", "match counter", lambda d: d["match"]["end"].update(counter="goals"),
+     "match counter 'goals' is not the scoring counter 'points'", "match.end.counter"),
+    ("euchre", "target missing", lambda d: d["match"]["end"].pop("target"),
+     "a target end needs a target", "match.end"),
+    ("riding-the-bus", "limit missing", lambda d: d["match"]["end"].update(limit="three"),
+     "an elimination end needs an integer limit", "match.end.limit"),
+    ("euchre", "rotation", lambda d: d["match"].update(rotation="up"),
+     "rotation must be left or right", "match.rotation"),
+    ("riding-the-bus", "all out", lambda d: d["match"]["end"].update(all_out="coin"),
+     "all_out must be shared_win, replay_round or fewest_strikes", "match.end.all_out"),
+    ("bird-dog-11", "simultaneous", lambda d: d["match"]["end"].update(simultaneous="both"),
+     "simultaneous must be extra_hand or highest", "match.end.simultaneous"),
+    ("bird-dog-11", "pair ranks", lambda d: d["scoring"]["pairs"].update(ranks=["J", "X"]),
+     "pair ranks ['X'] are not in the deck", "scoring.pairs"),
+    ("euchre", "unknown fact", lambda d: table(d)["inputs"].update(luck={"type": "bool"}),
+     "table input 'luck' is not a fact of this game; known: alone, maker, tricks, trump_made",
+     "scoring.tables.0.inputs"),
+    ("euchre", "narrow input",
+     lambda d: (table(d)["inputs"]["tricks"].update(max=4), table(d).update(rows=table(d)["rows"][-1:])),
+     "table input 'tricks' omits reachable values [5]", "scoring.tables.0.inputs.tricks"),
+    ("euchre", "linear on a bool", lambda d: table(d)["rows"][0].update(then={"per": {"maker": 1}}),
+     "linear term on 'maker', which is not an integer fact", "scoring.tables.0"),
+    ("riding-the-bus", "hand value rank", lambda d: d["hand_value"]["values"].update(Z=1),
+     "hand_value.values names ranks ['Z'] not in the deck", "hand_value.values"),
+    ("riding-the-bus", "quarter point", lambda d: d["hand_value"]["values"].update(A=11.25),
+     "value 11.25 is not a multiple of 0.5", "hand_value.values"),
+    ("riding-the-bus", "negative value", lambda d: d["hand_value"]["values"].update(A=-1),
+     "value -1 is negative", "hand_value.values"),
+    ("riding-the-bus", "set value", lambda d: d["hand_value"]["sets"].update(value=30.1),
+     "value 30.1 is not a multiple of 0.5", "hand_value.sets"),
+    ("euchre", "int input range", lambda d: table(d)["inputs"]["tricks"].update(min=6),
+     "int input 'tricks' needs min <= max (at most 10000 apart)", "tricks"),
+    ("bird-dog-11", "enum without values", lambda d: table(d, 2)["inputs"]["nil"].update(values=[]),
+     "enum input 'nil' needs values", "nil"),
+    ("euchre", "int condition shape", lambda d: table(d)["rows"][0]["when"].update(tricks=[3, 4, 5]),
+     "int condition on 'tricks' must be [lo, hi]", "scoring.tables.hand_points.rows.0.when.tricks"),
+    ("euchre", "condition outside the domain", lambda d: table(d)["rows"][0]["when"].update(tricks=9),
+     "condition 9 on 'tricks' is outside its domain [0, 1, 2, 3, 4, 5]",
+     "scoring.tables.hand_points.rows.0.when.tricks"),
+    ("euchre", "condition of the wrong type", lambda d: table(d)["rows"][0]["when"].update(maker="yes"),
+     "condition 'yes' on 'maker' is outside its domain [False, True]",
+     "scoring.tables.hand_points.rows.0.when.maker"),
+    ("euchre", "condition on a non-input", lambda d: table(d)["rows"][0]["when"].update(luck=True),
+     "condition on 'luck', which is not an input of table 'hand_points'",
+     "scoring.tables.hand_points.rows.0.when.luck"),
+    ("euchre", "row output", lambda d: table(d)["rows"][0].update(then="one"),
+     "row output must be an int or {add, per}, got 'one'", "scoring.tables.hand_points.rows.0.then"),
+    ("euchre", "players", lambda d: d["players"].update(count=1),
+     "players.count must be an integer 2..16, got 1", "players.count"),
+    ("euchre", "partnerships", lambda d: d["players"].update(partnerships=[[0, 2], [1, 2]]),
+     "partnerships must name every seat exactly once", "players.partnerships"),
+    ("euchre", "ranking ranks", lambda d: d["ranking"].update(plain=["9", "10", "J", "Q", "K", "A", "2"]),
+     "ranks ['2'] are not in the deck", "ranking.plain"),
+    ("euchre", "bower rank", lambda d: d["ranking"].update(bowers={"rank": "Z"}),
+     "ranks ['Z'] are not in the deck", "ranking.bowers"),
+]
+
+
+@pytest.mark.parametrize("system, case, edit, message, key", CASES, ids=[c[1] for c in CASES])
+def test_semantic_check(system: str, case: str, edit: Edit, message: str, key: str) -> None:
+    base = load(system)
+    data = copy.deepcopy(base.data)
+    edit(data)
+    with pytest.raises(SpecError) as err:
+        Game(Spec(data, base.file, base.loaded))
+    assert err.value.detail == message
+    assert err.value.key == key
+    assert err.value.file == base.file
+    assert str(err.value).startswith(base.file)
+
+
+def test_an_option_map_that_bends_a_clause_is_reported_with_the_options() -> None:
+    """A resolved option set is validated again: a map giving a bad value names the option set."""
+    base = load("euchre")
+    data = copy.deepcopy(base.data)
+    phase(data, "turn_up_trump")["all_pass"] = {"$option": "all_pass", "map": {"dealer_must_name": "dealer_must_name",
+                                                                               "redeal": 7}}
+    Game(Spec(data, base.file, base.loaded))  # the default reading is fine
+    with pytest.raises(SpecError) as err:
+        Game(Spec(data, base.file, base.loaded), {"all_pass": "redeal"})
+    assert err.value.detail.startswith("with options {'all_pass': 'redeal'") and "7" in err.value.detail
+    assert err.value.key == "phases.0.all_pass"
