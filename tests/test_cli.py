@@ -88,3 +88,19 @@ def test_extends_states_only_the_differences(tmp_path: Path) -> None:
     while not st.is_terminal():
         st.apply(st.legal_actions()[0])
     assert max(st.counters) >= 5 and max(st.counters) < 5 + 4
+
+
+def test_verify_a_spec_file_given_by_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A user's own spec file is verified the same way; a counterexample exits 1 with its witness."""
+    shutil.copy(spec_dir() / "euchre.yaml", tmp_path / "euchre.yaml")
+    assert main(["verify", str(tmp_path / "euchre.yaml"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {"system", "options", "property", "status", "seconds"} <= set(rows[0])
+    assert all(r["status"] in ("proved", "flagged") for r in rows)
+    (tmp_path / "tight.yaml").write_text(
+        "extends: euchre\nid: tight\nbounds:\n  hand_points: [0, 2]\n  actions_per_hand: 40\n", encoding="utf-8")
+    assert main(["verify", str(tmp_path / "tight.yaml"), "--json"]) == 1
+    bad = [r for r in json.loads(capsys.readouterr().out) if r["status"] == "counterexample"]
+    assert {r["property"] for r in bad} == {"score bounds"}  # under each option set that allows a 4
+    points = [v for k, v in bad[0]["witness"].items() if k.startswith("points[")]
+    assert max(points) == 4  # the lone march, over the declared 2

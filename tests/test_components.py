@@ -169,3 +169,86 @@ def test_facts_see_seat_zero_as_maker_and_no_knock() -> None:
     st2 = rb.new_initial_state(1)
     f2 = rb.scoring.hand_facts(st2)
     assert not any(f["knocker"] for f in f2)
+
+
+def test_fact_vocabulary_of_each_system() -> None:
+    """The facts each system's tables may read, with their exact domains."""
+    tf = (False, True)
+    e = Game.from_system("euchre").scoring.facts
+    assert dict(e) == {"tricks": (0, 1, 2, 3, 4, 5), "maker": tf, "trump_made": tf, "alone": tf}
+    b = Game.from_system("bird-dog-11").scoring.facts
+    assert dict(b) == {"tricks": tuple(range(8)), "maker": tf, "trump_made": tf, "pairs": tuple(range(13)),
+                       "most_pairs": tf, "nil": ("none", "made", "broken")}
+    r = Game.from_system("riding-the-bus").scoring.facts
+    assert dict(r) == {"tricks": (0,), "maker": tf, "trump_made": tf, "lowest": tf, "knocker": tf,
+                       "ended_by": ("knock", "instant", "exhausted")}
+    assert Game.from_system("bird-dog-11").scoring.pairs_source is not None
+    assert all(t.hit == "unique" for t in Game.from_system("riding-the-bus").scoring.tables)
+
+
+FARMER = {"dealer": 0, "hands": [["9C", "10C", "JC", "QC", "KC"], ["9D", "10D", "9H", "JD", "QD"],
+                                 ["KD", "AD", "AC", "10H", "JH"], ["QH", "KH", "AH", "9S", "10S"]],
+          "piles": {"kitty": ["JS", "QS", "KS", "AS"]}}
+
+
+@pytest.mark.parametrize("scope", ["turn", "hand"])
+def test_farmers_hand_pass_scope(scope: str) -> None:
+    """Seat 1 trades 9D 10D 9H for the bottom three kitty cards; in round 2 it may only pass
+    when the trade was its pass for the whole hand."""
+    g = Game.from_system("euchre", {"farmers_hand_pass": scope})
+    st = g.new_initial_state(None, [FARMER])
+    st.apply_name("farmers_hand 9D 10D 9H")
+    held = {g.deck.names[c] for c in g.deck.cards_of(st.hands[1])}
+    assert held == {"JD", "QD", "QS", "KS", "AS"}  # the bottom three, top card JS still turned
+    kitty = [g.deck.names[c] for c in reversed(st.piles["kitty"])]  # top first
+    assert kitty[0] == "JS" and set(kitty[1:]) == {"9D", "10D", "9H"}
+    for _ in range(3):
+        st.apply_name("pass")  # seats 2, 3, 0: round 1 over
+    assert st.current_player() == 1
+    names = st.legal_action_names()
+    assert names == (["pass"] if scope == "hand" else ["name C", "name D", "name H", "pass"])
+
+
+def test_discarding_the_drawn_card_forbidden() -> None:
+    g = Game.from_system("riding-the-bus", {"discard_drawn": "forbidden", "players": 2})
+    st = g.new_initial_state(6)
+    st.apply_name("draw stock")
+    drawn_ok = st.legal_action_names()
+    assert len(drawn_ok) == 4  # a card from the pickup pile may go straight back
+    st.apply_name(drawn_ok[0])
+    top = g.deck.names[st.piles["discard"][-1]]
+    st.apply_name("draw discard")
+    assert f"discard {top}" not in st.legal_action_names() and len(st.legal_action_names()) == 3
+    allowed = Game.from_system("riding-the-bus", {"players": 2}).new_initial_state(6)
+    allowed.apply_name("draw stock")
+    allowed.apply_name(drawn_ok[0])
+    allowed.apply_name("draw discard")
+    assert f"discard {top}" in allowed.legal_action_names()
+
+
+def test_reshuffle_keeps_the_top_discard() -> None:
+    """When the pickup pile is empty, the discards under the top card become the new pickup pile."""
+    g = Game.from_system("riding-the-bus", {"players": 2})
+    st = g.new_initial_state(8)
+    st.piles["discard"] = st.piles["stock"][:-1]
+    top = st.piles["stock"][-1]
+    st.piles["discard"].append(top)
+    st.piles["stock"] = []
+    under = sorted(st.piles["discard"][:-1])
+    st.comp._begin_turn(st, st.current_player())  # type: ignore[attr-defined]
+    assert st.piles["discard"] == [top]
+    assert sorted(st.piles["stock"]) == under and len(under) > 1
+    assert st.pv["stage"] == "draw" and st.pv["drawn"] == -1
+
+
+def test_declarer_leads_under_the_other_reading() -> None:
+    for reading, leader_is_maker in (("declarer", True), ("left_of_dealer", False)):
+        g = Game.from_system("bird-dog-11", {"first_leader": reading})
+        st = g.new_initial_state(4)
+        st.apply_name("pass")
+        st.apply_name("declare")  # the second player declares
+        maker = st.maker
+        while st.phase == 1:
+            st.apply_name("pass")
+        assert (st.current_player() == maker) is leader_is_maker
+        assert st.current_player() == (maker if leader_is_maker else (st.dealer + 1) % 3)
