@@ -16,6 +16,7 @@ lowest         bool    lowest hand value among players still in
 knocker        bool    the entity knocked
 ended_by       enum    knock / instant / exhausted (how a draw round ended)
 <choice>       bool    a declaration with effect ``partner_sits_out`` made
+<choice>_against bool  an opposing entity made that declaration
 <choice>       enum    none / made / broken for a ``zero_tricks_bet``
 =============  ======  =====================================================
 """
@@ -80,6 +81,7 @@ class Scoring:
                     bets.append((name, bit))
                 else:
                     facts[name] = (False, True)
+                    facts[f"{name}_against"] = (False, True)
                     flags.append((name, bit))
         tables = []
         for i, t in enumerate(d["tables"]):
@@ -140,6 +142,7 @@ class Scoring:
                 f["ended_by"] = st.pv.get("ended_by", "knock")
             for name, bit in self.flag_facts:
                 f[name] = any(st.decl[s] & bit for s in team)
+                f[f"{name}_against"] = any(st.decl[s] & bit for s in range(len(st.decl)) if s not in team)
             for name, bit in self.bet_facts:
                 bettors = [s for s in team if st.decl[s] & bit]
                 f[name] = ("none" if not bettors else

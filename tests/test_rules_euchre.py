@@ -387,8 +387,8 @@ def test_farmers_hand_trades_exactly_three() -> None:
 # --- going alone and scoring ------------------------------------------------------------------
 
 
-def score_facts(maker: bool, tricks: int, alone: bool = False) -> dict[str, Any]:
-    return {"maker": maker, "tricks": tricks, "alone": alone}
+def score_facts(maker: bool, tricks: int, alone: bool = False, alone_against: bool = False) -> dict[str, Any]:
+    return {"maker": maker, "tricks": tricks, "alone": alone, "alone_against": alone_against}
 
 
 @pytest.mark.parametrize(("facts", "points"), [
@@ -567,3 +567,13 @@ def test_going_alone_option_off() -> None:
     act(st, "order_up", "discard JC")
     assert st.current_player() == 1
     assert all(n.startswith("play ") for n in st.legal_action_names())
+
+
+@pytest.mark.parametrize(("reading", "points"), [("two", 2), ("four", 4)])
+def test_euchring_a_lone_hand(reading: str, points: int) -> None:
+    """"If your team did not call trump and you win 3+: 2 points": the register's
+    lone-hand-euchred entry keeps that for a lone maker too (reading 'two'); 'four' pays 4."""
+    g = Game.from_system("euchre", {"lone_euchre": reading})
+    facts = score_facts(False, 3, alone_against=True)
+    assert sum(t.evaluate(facts) for t in g.scoring.tables) == points
+    assert sum(t.evaluate(score_facts(False, 3)) for t in g.scoring.tables) == 2  # no lone maker: always 2

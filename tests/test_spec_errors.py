@@ -90,7 +90,7 @@ CASES: list[tuple[str, str, Edit, str, str]] = [
     ("bird-dog-11", "pair ranks", lambda d: d["scoring"]["pairs"].update(ranks=["J", "X"]),
      "pair ranks ['X'] are not in the deck", "scoring.pairs"),
     ("euchre", "unknown fact", lambda d: table(d)["inputs"].update(luck={"type": "bool"}),
-     "table input 'luck' is not a fact of this game; known: alone, maker, tricks, trump_made",
+     "table input 'luck' is not a fact of this game; known: alone, alone_against, maker, tricks, trump_made",
      "scoring.tables.0.inputs"),
     ("euchre", "narrow input",
      lambda d: (table(d)["inputs"]["tricks"].update(max=4), table(d).update(rows=table(d)["rows"][-1:])),

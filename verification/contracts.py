@@ -102,13 +102,14 @@ def run_crosshair(budget_s: float = 2.0, targets: Sequence[str] | None = None,
     """
     names = list(targets) if targets is not None else [f"{KERNELS_MODULE}.{n}" for n in kernel_functions()]
     path_s = min(0.5, budget_s / 4)
+    return _in_parallel(lambda target: _check_one(target, budget_s, path_s), names, jobs)
+
+
+def _in_parallel(run: Callable[[Any], dict[str, Any]], items: Sequence[Any], jobs: int | None) -> list[dict[str, Any]]:
+    """``run`` over ``items``, ``jobs`` CrossHair processes at a time (default: one per core, at most 2)."""
     workers = jobs or max(1, min(2, os.cpu_count() or 1))
-
-    def run(target: str) -> dict[str, Any]:
-        return _check_one(target, budget_s, path_s)
-
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run, names))
+        return list(pool.map(run, items))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -328,13 +329,7 @@ def run_diffbehavior(pairs: Sequence[DiffPair] | None = None, budget_s: float = 
     """
     todo = list(pairs) if pairs is not None else default_pairs()
     path_s = min(1.0, budget_s / 4)
-    workers = jobs or max(1, min(2, os.cpu_count() or 1))
-
-    def run(pair: DiffPair) -> dict[str, Any]:
-        return _diff_one(pair, budget_s, path_s)
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run, todo))
+    return _in_parallel(lambda pair: _diff_one(pair, budget_s, path_s), todo, jobs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

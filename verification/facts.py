@@ -56,6 +56,8 @@ class FactModel:
                     if kind == "flag":
                         if getattr(ph, "who", "") == "maker":
                             cons.append(z3.Implies(v[name], v["maker"]))
+                        others = [o[name] for f, o in enumerate(self.vars) if f != e]
+                        cons.append(v[f"{name}_against"] == (z3.Or(others) if others else z3.BoolVal(False, ctx)))
                     else:
                         made, broken = self.domains[name].index("made"), self.domains[name].index("broken")
                         if len(game.teams[e]) == 1:

@@ -10,8 +10,7 @@ them top first.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card, CardMask, Deck
@@ -35,6 +34,8 @@ class DealRules:
     packets: tuple[int, ...]
     piles: tuple[PileRule, ...]
     source: Source
+    _layouts: dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], tuple[slice, ...]]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False)
 
     @staticmethod
     def build(d: Mapping[str, Any], deck: Deck, players: int, file: str) -> DealRules:
@@ -58,9 +59,15 @@ class DealRules:
         rest = deck_size - seats * self.hand_size - fixed
         return {p.name: (p.count if p.count >= 0 else rest) for p in self.piles}
 
-    @cache  # noqa: B019 - a frozen rules object, as many as there are games
     def _layout(self, deck_size: int, nseats: int) -> tuple[tuple[tuple[int, ...], ...], tuple[slice, ...]]:
-        """Deck positions (top first) of each seat's cards, and each pile's slice."""
+        """Deck positions (top first) of each seat's cards, and each pile's slice (cached per size)."""
+        got = self._layouts.get((deck_size, nseats))
+        if got is None:
+            got = self._layouts[(deck_size, nseats)] = self._compute_layout(deck_size, nseats)
+        return got
+
+    def _compute_layout(self, deck_size: int, nseats: int
+                        ) -> tuple[tuple[tuple[int, ...], ...], tuple[slice, ...]]:
         positions: list[list[int]] = [[] for _ in range(nseats)]
         have = [0] * nseats
         pos = i = 0
