@@ -47,14 +47,6 @@ def _options(spec: Spec, pairs: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def option_sets(spec: Spec) -> list[dict[str, Any]]:
-    """The defaults, then each option moved alone to each of its other sample values."""
-    sets: list[dict[str, Any]] = [{}]
-    for name, d in spec.option_decls.items():
-        sets += [{name: v} for v in d.sample_values() if v != d.default]
-    return sets
-
-
 def _label(opts: dict[str, Any]) -> str:
     return ", ".join(f"{k}={key_of(v)}" for k, v in opts.items()) or "defaults"
 
@@ -85,7 +77,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(total: int, enabled: bool) -> Any:
+def _progress(enabled: bool) -> Any:
     from rich.progress import Progress
 
     return Progress(disable=not enabled, transient=True)
@@ -118,7 +110,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
     t0 = time.perf_counter()
     try:
-        with _progress(args.n, sys.stderr.isatty() and not args.json) as prog:
+        with _progress(sys.stderr.isatty() and not args.json) as prog:
             task = prog.add_task(f"simulating {spec.id}", total=args.n)
             for i in range(args.n):
                 st, n = play_match(game, args.seed + i, args.bot)
@@ -176,7 +168,7 @@ def check_rows(systems: Sequence[str], n: int, bot: str) -> Iterator[dict[str, A
     """Validate each spec and play ``n`` checked matches per option set."""
     for sid in systems:
         spec = load(sid)
-        for opts in option_sets(spec):
+        for opts in spec.option_sets():
             game = Game(spec, opts)
             t0 = time.perf_counter()
             acts = hands = 0

@@ -62,6 +62,23 @@ class Spec:
                           dict(a["readings"]), a["decision"], a["reasons"], dict(a.get("with_options", {})))
                 for a in self.data["ambiguities"]]
 
+    def option_sets(self) -> list[dict[str, Any]]:
+        """The option sets that ``cardspec check``, the property suite and ``cardspec verify`` run.
+
+        The defaults; each option moved alone to each of its other sample values; and each
+        reading of an ambiguity together with the other options it is registered ``with_options``.
+        """
+        decls = self.option_decls
+        sets: list[dict[str, Any]] = [{}]
+        for name, d in decls.items():
+            sets += [{name: v} for v in d.sample_values() if v != d.default]
+        for a in self.ambiguities:
+            for v in decls[a.option].all_values() if a.with_options else ():
+                combo = {**a.with_options, a.option: v}
+                if v != decls[a.option].default and combo not in sets:
+                    sets.append(combo)
+        return sets
+
     def check_register(self) -> None:
         """Each ambiguity names a declared option; its decision is that option's default."""
         decls = self.option_decls

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import chance
-from .actions import Action, Kind, kind_of
+from .actions import Action
 from .cards import Card, CardMask
 from .errors import IllegalActionError, RecordError
 
@@ -371,10 +371,6 @@ class State:
             "history": hist,
             "legal": [g.action_name(a) for a in self.legal_actions()] if seat == self.cur else [],
         }
-
-    def hand_actions_by_kind(self, kind: Kind) -> list[tuple[int, Action]]:
-        """(seat, action) of this hand's actions of one kind."""
-        return [(s, a) for s, a, _ in self.history[self.hand_start:] if kind_of(a) == kind]
 
     def __repr__(self) -> str:
         return (f"State({self.game.id}, hand={self.hand_no}, dealer={self.dealer}, "

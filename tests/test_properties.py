@@ -17,7 +17,6 @@ from hypothesis import given
 from hypothesis import strategies as hs
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from cardspec.cli import option_sets
 from cardspec.engine import invariants as inv
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
@@ -25,7 +24,7 @@ from cardspec.engine.options import key_of
 from cardspec.engine.record import dumps, record_of, replay
 from cardspec.engine.spec import available, load
 
-CASES = [(sid, opts) for sid in available() for opts in option_sets(load(sid))]
+CASES = [(sid, opts) for sid in available() for opts in load(sid).option_sets()]
 
 
 def _id(case: tuple[str, dict[str, Any]]) -> str:
@@ -55,7 +54,7 @@ def test_random_matches_keep_every_invariant(case: tuple[str, dict[str, Any]], s
 def test_every_option_value_is_covered(sid: str) -> None:
     """Each declared option value (int ranges: both ends and the default) is in some option set."""
     spec = load(sid)
-    covered = {(k, key_of(v)) for opts in option_sets(spec) for k, v in opts.items()}
+    covered = {(k, key_of(v)) for opts in spec.option_sets() for k, v in opts.items()}
     for name, d in spec.option_decls.items():
         for v in d.sample_values():
             assert v == d.default or (name, key_of(v)) in covered

@@ -22,23 +22,6 @@ from .facts import FactModel
 from .z3kit import Finding, Query, enumerate_values, refute
 
 
-def option_sets(spec: Spec) -> list[dict[str, Any]]:
-    """The defaults; each option moved alone to each of its other sample values; and each
-    reading of an ambiguity together with the other options it is registered ``with_options``."""
-    sets: list[dict[str, Any]] = [{}]
-    for name, d in spec.option_decls.items():
-        sets += [{name: v} for v in d.sample_values() if v != d.default]
-    decls = spec.option_decls
-    for a in spec.ambiguities:
-        if not a.with_options:
-            continue
-        for v in decls[a.option].all_values():
-            combo = {**a.with_options, a.option: v}
-            if v != decls[a.option].default and combo not in sets:
-                sets.append(combo)
-    return sets
-
-
 def _resolver(spec: Spec) -> tuple[dict[str, str], dict[str, str]]:
     """(option -> ambiguity id) and (property -> ambiguity id) from the register."""
     by_option = {a.option: a.id for a in spec.ambiguities}
@@ -187,7 +170,7 @@ def verify(spec: Spec, timeout_ms: int = 10_000) -> list[Finding]:
     """Every finding for every option set of a spec."""
     v = Verifier(spec, timeout_ms)
     out: list[Finding] = []
-    for opts in option_sets(spec):
+    for opts in spec.option_sets():
         out.extend(v.findings(opts))
     return out
 

@@ -61,8 +61,7 @@ def _compare(a: State, b: State) -> tuple[str, str] | None:
     return None
 
 
-def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300,
-                full_matches: bool = True) -> Scenario | None:
+def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300) -> Scenario | None:
     """Search for a scenario that tells the decided reading from ``reading``."""
     base = {**amb.with_options, amb.option: _value(spec, amb.option, amb.decision)}
     other = {**amb.with_options, amb.option: _value(spec, amb.option, reading)}
@@ -74,10 +73,7 @@ def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300,
         a, b = gd.new_initial_state(seed), go.new_initial_state(seed)
         if gd.num_players != go.num_players:
             return None
-        hands_cap = None if full_matches else 1
         while not a.is_terminal() and not b.is_terminal():
-            if hands_cap is not None and a.hand_no >= hands_cap:
-                break
             la, lb = a.legal_actions(), b.legal_actions()
             if a.current_player() != b.current_player() or (la != lb and legality is None):
                 legality = Scenario(amb.id, reading, amb.decision, "legality", len(a.history),
