@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from itertools import combinations
 
-from .actions import Action, Kind, arg_of, cards_of_action, kind_of
+from .actions import Action
 from .state import State
 
 Bot = Callable[[State, list[Action]], Action]
@@ -50,59 +50,83 @@ def rule_bot(rng: random.Random) -> Bot:
     """A simple rule follower: calls with three trumps, wins tricks cheaply, knocks when high."""
 
     def choose(st: State, legal: list[Action]) -> Action:
-        kinds = {kind_of(a) for a in legal}
+        codec = st.game.codec
+        kinds = {codec.kind(a) for a in legal}
         deck = st.game.deck
         hand = st.hands[st.cur]
-        if Kind.PLAY in kinds:
-            cards = [cards_of_action(a)[0] for a in legal]
+        if "play" in kinds:
+            cards = [codec.cards(a)[0] for a in legal]
             if not st.trick:
                 return legal[max(range(len(cards)), key=lambda i: _power(st, cards[i]))]
             tt = st.tt
             assert tt is not None
             best = max(tt.power[st.led][c] for c in st.trick)
-            partner_wins = st.game.entity_of[st.trick_seats[
+            partner_wins = st.sides[st.trick_seats[
                 max(range(len(st.trick)), key=lambda i: (tt.power[st.led][st.trick[i]], -i))]] == \
-                st.game.entity_of[st.cur]
+                st.sides[st.cur]
             winners = [i for i, c in enumerate(cards) if tt.power[st.led][c] > best]
             if winners and not partner_wins:
                 return legal[min(winners, key=lambda i: tt.power[st.led][cards[i]])]
             return legal[min(range(len(cards)),
                              key=lambda i: (tt.power[st.led][cards[i]], deck.rank_of[cards[i]]))]
-        if Kind.ACCEPT in kinds and st.up >= 0 and (
-                _trumps(st, deck.suit_of[st.up], st.up) >= 3 or Kind.PASS not in kinds):
-            return next(a for a in legal if kind_of(a) == Kind.ACCEPT)
-        if Kind.NAME in kinds:
-            names = [a for a in legal if kind_of(a) == Kind.NAME]
-            best_a = max(names, key=lambda a: _trumps(st, arg_of(a), -1))
-            if _trumps(st, arg_of(best_a), -1) >= 3 or Kind.PASS not in kinds:
+        if "accept" in kinds and st.up >= 0 and (
+                _trumps(st, deck.suit_of[st.up], st.up) >= 3 or "pass" not in kinds):
+            return next(a for a in legal if codec.kind(a) == "accept")
+        if "name" in kinds:
+            names = [a for a in legal if codec.kind(a) == "name"]
+            best_a = max(names, key=lambda a: _trumps(st, codec.suit(a), -1))
+            if _trumps(st, codec.suit(best_a), -1) >= 3 or "pass" not in kinds:
                 return best_a
-        if Kind.EXCHANGE in kinds:
-            return next(a for a in legal if kind_of(a) == Kind.EXCHANGE)
-        if Kind.DECLARE in kinds:
+        if "exchange" in kinds:
+            return next(a for a in legal if codec.kind(a) == "exchange")
+        if "declare" in kinds:
             strong = st.trump >= 0 and _trumps(st, st.trump, st.trump_card) >= 4
             weak = st.tt is not None and all(
                 max(st.tt.power[s][c] for s in range(len(deck.suits))) < 103 for c in deck.cards_of(hand))
             if strong or weak:
-                return next(a for a in legal if kind_of(a) == Kind.DECLARE)
-        if Kind.DISCARD in kinds and st.game.hand_value is None:
-            return min(legal, key=lambda a: _power_any(st, cards_of_action(a)[0]))
-        if Kind.DISCARD in kinds:
+                return next(a for a in legal if codec.kind(a) == "declare")
+        if "go_out" in kinds:  # melding games: go out whenever possible
+            return next(a for a in legal if codec.kind(a) == "go_out")
+        meld = getattr(st.comp, "meld_deadwood", None)
+        if meld is not None and meld(st, hand) is not None and ("discard" in kinds or "draw_stock" in kinds):
+            return _meld_choice(st, legal, kinds, meld)
+        if "discard" in kinds and st.game.hand_value is None:
+            return min(legal, key=lambda a: _power_any(st, codec.cards(a)[0]))
+        if "discard" in kinds:
             size = st.game.deal.hand_size
-            return max(legal, key=lambda a: (_best_value(st, hand & ~(1 << cards_of_action(a)[0]), size), -a))
-        if Kind.DRAW_STOCK in kinds:
+            return max(legal, key=lambda a: (_best_value(st, hand & ~(1 << codec.cards(a)[0]), size), -a))
+        if "draw_stock" in kinds:
             size = st.game.deal.hand_size
             now = _best_value(st, hand, size)
-            if Kind.KNOCK in kinds and now >= 50:
-                return next(a for a in legal if kind_of(a) == Kind.KNOCK)
+            if "knock" in kinds and now >= 50:
+                return next(a for a in legal if codec.kind(a) == "knock")
             disc = st.piles.get(getattr(st.comp, "discard", ""), [])
-            if Kind.DRAW_DISCARD in kinds and disc and _best_value(st, hand | 1 << disc[-1], size) > now + 4:
-                return next(a for a in legal if kind_of(a) == Kind.DRAW_DISCARD)
-            return next(a for a in legal if kind_of(a) == Kind.DRAW_STOCK)
-        if Kind.PASS in kinds:
-            return next(a for a in legal if kind_of(a) == Kind.PASS)
+            if "draw_discard" in kinds and disc and _best_value(st, hand | 1 << disc[-1], size) > now + 4:
+                return next(a for a in legal if codec.kind(a) == "draw_discard")
+            return next(a for a in legal if codec.kind(a) == "draw_stock")
+        if "pass" in kinds:
+            return next(a for a in legal if codec.kind(a) == "pass")
         return legal[rng.randrange(len(legal))]
 
     return choose
+
+
+def _meld_choice(st: State, legal: list[Action], kinds: set[str], deadwood: Callable[[State, int], int]) -> Action:
+    """Melding games: discard the card that leaves the least deadwood (the highest of equals);
+    take the top discard when it lowers the deadwood the hand can reach."""
+    codec = st.game.codec
+    hand = st.hands[st.cur]
+    if "discard" in kinds:
+        return min(legal, key=lambda a: (deadwood(st, hand & ~(1 << codec.cards(a)[0])),
+                                         -st.game.deck.rank_of[codec.cards(a)[0]], a))
+    disc = st.piles.get(getattr(st.comp, "discard", ""), [])
+    if "draw_discard" in kinds and disc:
+        top = disc[-1]
+        with_top = min(deadwood(st, hand) if c == top else deadwood(st, (hand | 1 << top) & ~(1 << c))
+                       for c in st.game.deck.cards_of(hand | 1 << top))
+        if with_top < deadwood(st, hand):
+            return next(a for a in legal if codec.kind(a) == "draw_discard")
+    return next(a for a in legal if codec.kind(a) == "draw_stock")
 
 
 def _power_any(st: State, c: int) -> int:

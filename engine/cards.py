@@ -1,17 +1,32 @@
-"""Decks: cards as small ints, with constant tables for rank, suit and colour.
+"""Decks: every physical card a distinct small int, with constant tables for rank, suit and colour.
 
-A card id indexes the deck's tables; hands are bit masks of card ids
-(bit ``c`` set when card ``c`` is held). Identical copies (two-deck games)
-get distinct ids but share a name.
+A card id indexes the deck's tables; hands are bit masks of card ids (bit ``c``
+set when card ``c`` is held), so decks of any size work (Python ints are
+unbounded; Hand and Foot for eight players has 216 cards).
+
+**Card names.** With one copy of each card a card is named rank then suit:
+``QH``, ``10D``. With ``copies: k > 1`` every copy is named with its copy
+number, ``QH#1`` ... ``QH#k``, so that a record says which physical card moved;
+the bare ``QH`` is then ambiguous and refused. Jokers are ``JK`` (one joker)
+or ``JK#1``, ``JK#2``, ... Input is forgiving where it cannot be ambiguous:
+``T`` stands for ``10`` when the deck has a 10 and no rank named T, and ranks
+and suits may be given in either case.
 
 >>> d = Deck(("9", "10", "J", "Q", "K", "A"), ("C", "D", "H", "S"),
 ...          ("black", "red", "red", "black"))
 >>> d.size, d.names[d.card(rank="10", suit="D")]
 (24, '10D')
->>> d.parse("JH") == d.card(rank="J", suit="H")
+>>> d.parse("jh") == d.card(rank="J", suit="H") and d.parse("td") == d.parse("10D")
 True
 >>> [d.names[c] for c in d.cards_of(d.mask([d.parse("AS"), d.parse("9C")]))]
 ['9C', 'AS']
+>>> two = Deck(("9", "10"), ("C", "D"), ("black", "red"), copies=2)
+>>> two.names[:4], two.parse("10c#2")
+(('9C#1', '9C#2', '10C#1', '10C#2'), 3)
+>>> two.parse("10C")
+Traceback (most recent call last):
+...
+cardspec.engine.cards.CardNameError: '10C' is ambiguous: the deck holds 2 copies; write 10C#1 or 10C#2
 """
 
 from __future__ import annotations
@@ -26,9 +41,20 @@ CardMask = int
 """A set of cards as a bit mask."""
 
 
+class CardNameError(KeyError):
+    """A card name that names no card of the deck, or names several (a copy number is missing)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "bad card name"
+
+
 @dataclass(frozen=True)
 class Deck:
-    """Ranks low to high, suits with colours, copies of each card, jokers."""
+    """Ranks low to high, suits with colours, copies of each card, jokers.
+
+    Card ids run suit by suit, rank by rank, copy by copy, then the jokers; the
+    copies of one card have consecutive ids, the first copy the lowest.
+    """
 
     ranks: tuple[str, ...]
     suits: tuple[str, ...]
@@ -37,30 +63,42 @@ class Deck:
     jokers: int = 0
     rank_of: tuple[int, ...] = field(init=False, repr=False)
     suit_of: tuple[int, ...] = field(init=False, repr=False)
+    copy_of: tuple[int, ...] = field(init=False, repr=False)
     names: tuple[str, ...] = field(init=False, repr=False)
+    face: tuple[str, ...] = field(init=False, repr=False)
     by_name: dict[str, Card] = field(init=False, repr=False)
+    later_copies: tuple[CardMask, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         rank_of: list[int] = []
         suit_of: list[int] = []
-        names: list[str] = []
+        copy_of: list[int] = []
+        face: list[str] = []
         for s, suit in enumerate(self.suits):
             for r, rank in enumerate(self.ranks):
-                for _ in range(self.copies):
+                for k in range(self.copies):
                     rank_of.append(r)
                     suit_of.append(s)
-                    names.append(f"{rank}{suit}")
-        for _ in range(self.jokers):
+                    copy_of.append(k)
+                    face.append(f"{rank}{suit}")
+        for k in range(self.jokers):
             rank_of.append(-1)
             suit_of.append(-1)
-            names.append("JK")
-        by_name: dict[str, Card] = {}
-        for c, n in enumerate(names):
-            by_name.setdefault(n, c)
+            copy_of.append(k)
+            face.append("JK")
+        many = {f: face.count(f) > 1 for f in set(face)}
+        names = [f"{f}#{k + 1}" if many[f] else f for f, k in zip(face, copy_of, strict=True)]
         object.__setattr__(self, "rank_of", tuple(rank_of))
         object.__setattr__(self, "suit_of", tuple(suit_of))
+        object.__setattr__(self, "copy_of", tuple(copy_of))
+        object.__setattr__(self, "face", tuple(face))
         object.__setattr__(self, "names", tuple(names))
-        object.__setattr__(self, "by_name", by_name)
+        object.__setattr__(self, "by_name", {n: c for c, n in enumerate(names)})
+        # later_copies[j - 1]: the cards c whose card c - j is an earlier copy of the same face
+        most = max(self.copies, self.jokers, 1)
+        object.__setattr__(self, "later_copies", tuple(
+            sum(1 << c for c in range(j, len(names)) if face[c] == face[c - j] and copy_of[c] == copy_of[c - j] + j)
+            for j in range(1, most)))
 
     @property
     def size(self) -> int:
@@ -72,13 +110,55 @@ class Deck:
         """Every card of the deck."""
         return (1 << self.size) - 1
 
+    @property
+    def has_copies(self) -> bool:
+        """Whether some face occurs more than once (two-deck games, several jokers)."""
+        return self.copies > 1 or self.jokers > 1
+
     def card(self, rank: str, suit: str, copy: int = 0) -> Card:
-        """The id of a card by rank and suit (and copy)."""
+        """The id of a card by rank and suit (and copy, from 0)."""
         return (self.suits.index(suit) * len(self.ranks) + self.ranks.index(rank)) * self.copies + copy
 
+    def _normal(self, name: str) -> str:
+        """Upper case, with ``T`` read as ``10`` where that cannot be ambiguous."""
+        key = name.strip().upper()
+        if key[:1] == "T" and "T" not in self.ranks and "10" in self.ranks and len(key) > 1:
+            key = "10" + key[1:]
+        return key
+
     def parse(self, name: str) -> Card:
-        """The first id with this name; raises KeyError for an unknown name."""
-        return self.by_name[name.strip().upper()]
+        """The card a name stands for; raises :class:`CardNameError` (a ``KeyError``).
+
+        A name without a copy number is refused when the deck holds several
+        copies of that face, so a record cannot silently pick one.
+        """
+        key = self._normal(name)
+        c = self.by_name.get(key)
+        if c is not None:
+            return c
+        twins = [n for n in self.names if n.split("#")[0] == key]
+        if twins:
+            raise CardNameError(f"'{name.strip()}' is ambiguous: the deck holds {len(twins)} copies; "
+                                f"write {' or '.join(twins)}")
+        raise CardNameError(f"'{name.strip()}' is not a card of this deck")
+
+    def canonical(self, m: CardMask) -> CardMask:
+        """``m`` without the cards that have an earlier copy of the same face in ``m``.
+
+        Two copies of a face in one place are interchangeable for the choice a
+        player makes, so a list of legal actions names only the first copy held.
+
+        >>> two = Deck(("9",), ("C", "D"), ("black", "red"), copies=2)
+        >>> [two.names[c] for c in two.cards_of(two.canonical(0b1011))]
+        ['9C#1', '9D#2']
+        """
+        later = self.later_copies
+        if not later:
+            return m
+        redundant = 0
+        for j, s in enumerate(later, 1):
+            redundant |= (m << j) & s
+        return m & ~redundant
 
     def color_of(self, c: Card) -> str:
         """The colour of a card's suit."""

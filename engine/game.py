@@ -28,7 +28,10 @@ from .loader import spec_schema, validate
 from .match import MatchRules
 from .options import complete, resolve
 from .ranking import Ranking, TrickTables
+from .schedule import RoundSchedule, substitute
 from .scoring import Scoring
+from .seats import Seating, SidesRule
+from .zones import build_zones, check_declared
 
 if TYPE_CHECKING:
     from .state import State
@@ -60,8 +63,11 @@ class Game:
         f = spec.file
         d = rules["deck"]
         suits = tuple(d["suits"])
+        copies = d.get("copies", 1)
+        if isinstance(copies, dict):  # {per_players: k, extra: e}: a copy for every k players (rounded up), plus e
+            copies = -(-rules["players"]["count"] // copies["per_players"]) + copies.get("extra", 0)
         self.deck = Deck(tuple(d["ranks"]), suits, tuple(d["suits"][s] for s in suits),
-                         d.get("copies", 1), d.get("jokers", 0))
+                         copies, d.get("jokers", 0))
         p = rules["players"]
         n = p["count"]
         if type(n) is not int or not 2 <= n <= 16:
@@ -76,28 +82,62 @@ class Game:
                                                 for s in range(n))
         self.partners_mask: tuple[int, ...] = tuple(
             sum(1 << o for o in teams[self.entity_of[s]] if o != s) for s in range(n))
-        self.deal = DealRules.build(rules["deal"], self.deck, n, f)
+        self.seating = Seating.build(p, n, f)
+        """Players and dummy seats (see :mod:`cardspec.engine.seats`)."""
+        self.num_seats: int = self.seating.num_seats
+        """Seats that hold cards: the players, then any dummy seat."""
+        seat_piles = {x.seat: x.pile for x in self.seating.dummies if x.pile}
+        sched = rules.get("schedule")
+        self.schedule: RoundSchedule | None = RoundSchedule.build(sched, f) if sched else None
+        self.round_deals: tuple[DealRules, ...] = tuple(
+            DealRules.build(dr, self.deck, n, f, seat_piles) for dr in self.per_round(rules["deal"], "deal"))
+        self.deal = self.round_deals[0]
+        """The first round's deal (every round's, without a schedule); see :meth:`deal_for`."""
         self.ranking = self._ranking(rules.get("ranking"))
         hv = rules.get("hand_value")
         self.hand_value = HandValue.build(hv, self.deck, f) if hv else None
         self.phases: tuple[Component, ...] = tuple(
             build_component(ph, self, f"phases.{i}") for i, ph in enumerate(rules["phases"]))
-        labels: list[str] = []
+        self.zones = build_zones(rules["zones"], self.deck.ranks, f)
+        used = {"hand": "the deal", **{p.name: "the deal" for p in self.deal.piles}}
         for ph in self.phases:
-            for lab in ph.labels():
-                if lab not in labels:
-                    labels.append(lab)
-        self.codec = ActionCodec(self.deck, labels,
-                                 frozenset(x for ph in self.phases for x in ph.declare_labels()),
-                                 frozenset(x for ph in self.phases for x in ph.exchange_labels()))
-        for ph in self.phases:
+            for z in ph.zone_ids():
+                used.setdefault(z, f"phase '{ph.id}'")
+        check_declared(self.zones, used, f)
+        self.zone_of = {z.id: z for z in self.zones}
+        try:
+            self.codec = ActionCodec(self.deck, [sig for ph in self.phases for sig in ph.action_sigs()])
+        except ValueError as exc:
+            raise SpecError(f"the actions of the phases clash: {exc}", f, key="phases") from None
+        for i, ph in enumerate(self.phases):
+            ph.index = i
             ph.bind(self)
+        self.sides = SidesRule.build(rules["scoring"].get("sides"), f)
+        """How seats form sides each hand (fixed partnerships unless ``scoring.sides`` says otherwise)."""
         self.scoring = Scoring.build(rules["scoring"], self, f)
         self.match = MatchRules.build(rules["match"], self, f)
         b = rules["bounds"]
         self.hand_points_bounds: tuple[int, int] = (b["hand_points"][0], b["hand_points"][1])
         self.actions_per_hand: int | None = b["actions_per_hand"]
         self._tables: dict[tuple[int, int], TrickTables] = {}
+
+    def per_round(self, value: Any, key: str) -> tuple[Any, ...]:
+        """A spec value for every round of the schedule, ``{$round: NAME}`` references resolved.
+
+        Without a schedule: one entry (a reference is then a spec error). Index the
+        result with :meth:`round_index`.
+        """
+        if self.schedule is None:
+            return (substitute(value, None, self.spec.file, key),)
+        return tuple(substitute(value, row, self.spec.file, key) for row in self.schedule.rows)
+
+    def round_index(self, hand_no: int) -> int:
+        """The schedule row of hand ``hand_no`` (0 without a schedule)."""
+        return self.schedule.index(hand_no) if self.schedule is not None else 0
+
+    def deal_for(self, hand_no: int) -> DealRules:
+        """The deal of hand ``hand_no`` (its hand size may come from the round schedule)."""
+        return self.round_deals[self.round_index(hand_no)] if len(self.round_deals) > 1 else self.deal
 
     @staticmethod
     def from_system(system: str, options: Mapping[str, Any] | None = None) -> Game:

@@ -1,7 +1,9 @@
 """The ``hand_value`` component: card points, same-suit sums and set bonuses.
 
-Used by Riding the Bus (a 31 game): the value of a hand is the best sum of one
-suit's card values, or the set value (30.5 for three of a kind) if higher.
+``combine`` says how card values make a hand's value. ``best_suit_sum``
+(Riding the Bus, a 31 game): the best sum of one suit's card values, or the
+set value (30.5 for three of a kind) if higher. ``total``: the sum of every
+card's value (cards left in hand counted against their holder).
 Values are kept in half points (ints) so that 30.5 is exact.
 
 >>> d = Deck(tuple("23456789") + ("10", "J", "Q", "K", "A"), ("C", "D", "H", "S"),
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardMask, Deck
+from .components.declared import BOOL, Declared, Fact
 from .errors import Source, SpecError
 from .kernels import hand_value_units
 
@@ -38,6 +41,7 @@ class HandValue:
     set_size: int
     set_units: int
     source: Source | None
+    combine: str = "best_suit_sum"
     _memo: dict[CardMask, int] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
@@ -61,12 +65,23 @@ class HandValue:
                            if deck.rank_of[c] >= 0 else 0 for c in range(deck.size))
         sets = d.get("sets")
         src = Source(**d["source"]) if "source" in d else None
+        combine = d["combine"]
+        if combine == "total" and sets:
+            raise SpecError("sets apply to best_suit_sum; a total counts every card at its value", file,
+                            key="hand_value.sets")
         return HandValue(deck, card_units, sets["size"] if sets else 0,
-                         units(sets["value"], "hand_value.sets") if sets else 0, src)
+                         units(sets["value"], "hand_value.sets") if sets else 0, src, combine)
 
     def value(self, hand: CardMask) -> int:
-        """The hand's value in half points: :func:`kernels.hand_value_units`, memoised by hand."""
+        """The hand's value in half points, memoised by hand.
+
+        ``combine: best_suit_sum``: :func:`kernels.hand_value_units` (the best
+        one-suit sum, or a set's value); ``combine: total``: every card at its value.
+        """
         v = self._memo.get(hand)
+        if v is None and self.combine == "total":
+            units = self.card_units
+            v = sum(units[c] for c in self.deck.cards_of(hand))
         if v is None:
             d = self.deck
             cards = tuple(d.cards_of(hand))
@@ -82,6 +97,10 @@ class HandValue:
     def points(units: int) -> float:
         """Half points back to points."""
         return units / SCALE
+
+    def declarations(self) -> Declared:
+        """What the clause offers scoring: ``lowest`` (no cards move, no actions of its own)."""
+        return Declared(facts=(Fact("lowest", BOOL),))
 
 
 def hand_value_by_subsets(values: tuple[int, ...], suits: tuple[int, ...], ranks: tuple[int, ...],

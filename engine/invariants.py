@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .actions import Action, Kind, encode
+from .actions import Action
 from .errors import IllegalActionError
 from .record import dumps, record_of, replay
 from .state import State
@@ -48,10 +48,10 @@ def deal_sizes(st: State) -> list[str]:
     g = st.game
     out = []
     for s, h in enumerate(st.hands):
-        want = g.deal.hand_size if st.active[s] else 0
+        want = g.deal_for(st.hand_no).hand_size if st.active[s] else 0
         if h.bit_count() != want:
             out.append(f"deal size: seat {s} holds {h.bit_count()} cards, not {want}")
-    for name, want in g.deal.pile_sizes(g.deck.size, sum(st.active)).items():
+    for name, want in g.deal_for(st.hand_no).pile_sizes(g.deck.size, sum(st.active)).items():
         if len(st.piles.get(name, [])) != want:
             out.append(f"deal size: pile {name} holds {len(st.piles.get(name, []))}, not {want}")
     return out
@@ -65,21 +65,30 @@ def score_bounds(st: State) -> list[str]:
 
 
 def simple_actions(st: State) -> list[Action]:
-    """A catalogue of actions to probe illegal moves with."""
+    """A catalogue of actions to probe illegal moves with: every kind the game declares,
+    with each card, each suit and each choice where the kind carries one."""
     g = st.game
-    out = [encode(Kind.PLAY, cards=(c,)) for c in range(g.deck.size)]
-    out += [encode(Kind.DISCARD, cards=(c,)) for c in range(g.deck.size)]
-    out += [encode(k) for k in (Kind.PASS, Kind.KNOCK, Kind.DRAW_STOCK, Kind.DRAW_DISCARD)]
-    out += [encode(Kind.NAME, arg=s) for s in range(len(g.deck.suits))]
-    out += [encode(Kind.ACCEPT, arg=i) for i in range(len(g.codec.labels))]
-    out += [encode(Kind.DECLARE, arg=i) for i in range(len(g.codec.labels))]
+    codec = g.codec
+    out: list[Action] = []
+    for kind, sig in codec.sigs.items():
+        choices: list[str | None] = list(sig.choices) or [None]
+        numbers: list[int | None] = [sig.number[0], sig.number[1]] if sig.number else [None]
+        suits = list(range(len(g.deck.suits))) if sig.suit else [-1]
+        for ch in choices:
+            for n in numbers:
+                for s in suits:
+                    if sig.cards == (0, 0):
+                        out.append(codec.encode(kind, n, s, (), ch))
+                    elif sig.cards[0] <= 1 <= sig.cards[1]:
+                        out += [codec.encode(kind, n, s, (c,), ch) for c in range(g.deck.size)]
     return out
 
 
 def illegal_rejected(st: State, rng: random.Random, samples: int = 4) -> list[str]:
     """Sampled actions outside ``legal_actions()`` raise and leave the state unchanged."""
     legal = set(st.legal_actions())
-    pool = [a for a in simple_actions(st) if a not in legal]
+    held = st.hands[st.cur] if st.cur >= 0 else 0
+    pool = [a for a in simple_actions(st) if a not in legal and st.game.codec.canonical(a, held) not in legal]
     before = len(st.history)
     out = []
     for a in rng.sample(pool, min(samples, len(pool))):

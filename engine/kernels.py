@@ -144,21 +144,25 @@ def follow_mask(hand: int, led_mask: int) -> int:
     return f if f else hand
 
 
-def trick_winner(powers: tuple[int, ...]) -> int:
-    """Index of the winning card, powers in playing order: the highest, the first played on ties.
+def trick_winner(powers: tuple[int, ...], last_wins: bool = False) -> int:
+    """Index of the winning card, powers in playing order: the highest, the first played on ties
+    (the last played with ``last_wins``: Bid Euchre's identical cards go to the first, Birdhead's to the last).
 
     pre: len(powers) > 0
     post: 0 <= __return__ < len(powers)
     post: all(p <= powers[__return__] for p in powers)
-    post: all(p < powers[__return__] for p in powers[:__return__])
+    post: last_wins or all(p < powers[__return__] for p in powers[:__return__])
+    post: not last_wins or all(p < powers[__return__] for p in powers[__return__ + 1:])
 
-    >>> trick_winner((100, 105, 105, 0))
-    1
+    >>> trick_winner((100, 105, 105, 0)), trick_winner((100, 105, 105, 0), last_wins=True)
+    (1, 2)
     """
     best_i, best = 0, powers[0]
     for i, p in enumerate(powers):
         if p > best:
             best_i, best = i, p
+        elif last_wins and p == best:
+            best_i = i
     return best_i
 
 

@@ -9,6 +9,19 @@ Two kinds of end, each a general rule used by several systems:
   Bus, three strikes); the last one left wins; ``all_out`` says what happens
   when the last ones go out together (share the win, fewest strikes wins, or
   the round's strikes are taken back).
+* ``rounds``: the match is a fixed number of hands (``rounds``, by default the
+  length of the round schedule: The Card Game's 11 or 21 rounds, Hand and
+  Foot's 4); ``winner: lowest`` or ``highest`` total wins; ``tie`` is
+  ``shared_win`` or ``extra_hand`` (another hand with the last round's
+  parameters, until the best total is alone).
+* ``countdown``: counters start at ``match.start`` (Buck Euchre's 25) and the
+  first entity to reach or pass ``target`` (default 0) going down wins;
+  ``simultaneous`` says what happens when several do on one hand: ``furthest``
+  (the furthest past the target wins, ties share), ``extra_hand`` or
+  ``shared_win``. With either end, ``maker_first``: the entity that made trump
+  (Bid Euchre's bidding team) wins if it is among them, else the best total.
+
+Every counter starts at ``match.start`` (default 0), whatever the end.
 
 Dealer rotation is ``left`` (clockwise, the next active seat) or ``right``.
 """
@@ -41,6 +54,10 @@ class MatchRules:
     all_out: str
     source: Source
     rotation_source: Source
+    start: int = 0
+    rounds: int = 0
+    winner: str = "highest"
+    tie: str = "shared_win"
 
     @staticmethod
     def build(d: Mapping[str, Any], game: Game, file: str) -> MatchRules:
@@ -53,38 +70,74 @@ class MatchRules:
             raise SpecError("a target end needs a target", file, key="match.end")
         if e["kind"] == "elimination" and type(e.get("limit")) is not int:
             raise SpecError("an elimination end needs an integer limit", file, key="match.end.limit")
+        rounds = e.get("rounds", len(game.schedule) if game.schedule is not None else 0)
+        if e["kind"] == "rounds" and (type(rounds) is not int or rounds < 1):
+            raise SpecError("a rounds end needs 'rounds' or a schedule", file, key="match.end.rounds")
+        if e.get("winner", "highest") not in ("highest", "lowest"):
+            raise SpecError("winner must be highest or lowest", file, key="match.end.winner")
+        if e.get("tie", "shared_win") not in ("shared_win", "extra_hand"):
+            raise SpecError("tie must be shared_win or extra_hand", file, key="match.end.tie")
+        start = d.get("start", 0)
+        if type(start) is not int:
+            raise SpecError("start must be an integer", file, key="match.start")
+        if e["kind"] == "countdown" and e.get("target", 0) >= start:
+            raise SpecError("a countdown target must lie below the start", file, key="match.end.target")
         if d["rotation"] not in ("left", "right"):
             raise SpecError("rotation must be left or right", file, key="match.rotation")
         if e.get("all_out", "shared_win") not in ("shared_win", "replay_round", "fewest_strikes"):
             raise SpecError("all_out must be shared_win, replay_round or fewest_strikes", file,
                             key="match.end.all_out")
-        if e.get("simultaneous", "highest") not in ("extra_hand", "highest"):
-            raise SpecError("simultaneous must be extra_hand or highest", file, key="match.end.simultaneous")
+        simultaneous = e.get("simultaneous", "furthest" if e["kind"] == "countdown" else "highest")
+        if simultaneous not in ("extra_hand", "highest", "furthest", "shared_win", "maker_first"):
+            raise SpecError("simultaneous must be extra_hand, highest, furthest, shared_win or maker_first", file,
+                            key="match.end.simultaneous")
         return MatchRules(d["first_dealer"], d["rotation"], e["kind"], e["counter"], e.get("target", 0),
-                          e.get("simultaneous", "highest"), e.get("extra_hand_tie", "another_hand"),
+                          simultaneous, e.get("extra_hand_tie", "another_hand"),
                           e.get("limit", 0), e.get("all_out", "shared_win"), Source(**e["source"]),
-                          Source(**d["rotation_source"]))
+                          Source(**d["rotation_source"]), start, rounds, e.get("winner", "highest"),
+                          e.get("tie", "shared_win"))
+
+    def _best(self, totals: list[int], among: list[int], lowest: bool) -> list[int]:
+        """The entities of ``among`` with the best total (the lowest or the highest)."""
+        best = (min if lowest else max)(totals[e] for e in among)
+        return [e for e in among if totals[e] == best]
+
+    def _rounds_end(self, st: State) -> None:
+        """After the last scheduled hand (or a tie-break hand): the best total wins."""
+        if st.hand_no + 1 < self.rounds:
+            return
+        top = self._best(st.counters, list(range(len(st.counters))), self.winner == "lowest")
+        if len(top) == 1 or self.tie == "shared_win":
+            st.finish(top)
+        else:
+            st.extra_hand = True
 
     def after_hand(self, st: State, gained: list[int]) -> None:
         """Apply the end rule after a hand; sets ``st.winners`` when the match is over."""
         g = st.game
         totals = st.counters
-        if self.kind == "target":
+        if self.kind == "rounds":
+            self._rounds_end(st)
+            return
+        if self.kind in ("target", "countdown"):
+            down = self.kind == "countdown"  # countdown: first to reach or pass the target going down
             if st.extra_hand:
-                best = max(totals)
-                top = [e for e, v in enumerate(totals) if v == best]
+                top = self._best(totals, list(range(len(totals))), down)
                 if len(top) == 1 or self.extra_hand_tie == "shared_win":
                     st.finish(top)
                 return
-            reached = [e for e, v in enumerate(totals) if v >= self.target]
+            reached = [e for e, v in enumerate(totals) if (v <= self.target if down else v >= self.target)]
             if len(reached) == 1:
                 st.finish(reached)
             elif len(reached) > 1:
                 if self.simultaneous == "extra_hand":
                     st.extra_hand = True
+                elif self.simultaneous == "shared_win":
+                    st.finish(reached)
+                elif self.simultaneous == "maker_first" and st.maker >= 0 and g.entity_of[st.maker] in reached:
+                    st.finish([g.entity_of[st.maker]])  # the maker's (the bidder's) entity counts first
                 else:
-                    best = max(totals[e] for e in reached)
-                    st.finish([e for e in reached if totals[e] == best])
+                    st.finish(self._best(totals, reached, down))
             return
         out_now = [e for e, team in enumerate(g.teams)
                    if any(st.active[s] for s in team) and totals[e] >= self.limit]

@@ -97,18 +97,18 @@ class Ranking:
         return TrickTables(trump, top, eff, masks, power)
 
 
-def trick_winner(powers: tuple[int, ...], cards: list[Card]) -> int:
-    """Index in ``cards`` of the winning card: highest power, first played on ties.
+def trick_winner(powers: tuple[int, ...], cards: list[Card], last_wins: bool = False) -> int:
+    """Index in ``cards`` of the winning card: highest power, first played on ties (last with ``last_wins``).
 
     ``powers`` is a row of :attr:`TrickTables.power` (indexed by card); the
     winner is :func:`kernels.trick_winner` of the played cards' powers. (The
     tricks component inlines a copy in its hot path, held to this one by
     ``crosshair diffbehavior``; see :func:`cardspec.engine.components.tricks.winner_fast`.)
 
-    >>> trick_winner((0, 5, 5, 3), [3, 1, 2])
-    1
+    >>> trick_winner((0, 5, 5, 3), [3, 1, 2]), trick_winner((0, 5, 5, 3), [3, 1, 2], last_wins=True)
+    (1, 2)
     """
-    return _winner(tuple([powers[c] for c in cards]))
+    return _winner(tuple([powers[c] for c in cards]), last_wins)
 
 
 _winner = kernels.trick_winner

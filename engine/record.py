@@ -41,7 +41,8 @@ MAX_RECORD_BYTES = 1_000_000  # real records are about 15 KB; a hostile line of 
 _CHUNK = 1 << 18
 _NON_SPACE = re.compile(rb"[^ \t\r\n]")
 _BOM = b"\xef\xbb\xbf"
-RESULT_FIELDS = ("dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by")
+RESULT_FIELDS = ("dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by",
+                 "contract", "went_out", "melds")
 
 
 def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
@@ -68,16 +69,16 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
         return free[key].pop(0)
 
     hands_in = d.get("hands")
-    if not isinstance(hands_in, list) or len(hands_in) != g.num_players:
-        raise RecordError(f"hands must list {g.num_players} hands, one per seat", path=f"{where}.hands")
-    hands = [0] * g.num_players
+    if not isinstance(hands_in, list) or len(hands_in) != g.num_seats:
+        raise RecordError(f"hands must list {g.num_seats} hands, one per seat", path=f"{where}.hands")
+    hands = [0] * g.num_seats
     for s, h in enumerate(hands_in):
-        want = g.deal.hand_size if s in seats else 0
+        want = g.deal_for(st.hand_no).hand_size if s in seats else 0
         if not isinstance(h, list) or len(h) != want:
             raise RecordError(f"seat {s} must hold {want} cards", path=f"{where}.hands.{s}")
         for i, name in enumerate(h):
             hands[s] |= 1 << take(name, f"{where}.hands.{s}.{i}")
-    sizes = g.deal.pile_sizes(deck.size, len(seats))
+    sizes = g.deal_for(st.hand_no).pile_sizes(deck.size, len(seats))
     piles_in = d.get("piles", {})
     if not isinstance(piles_in, dict) or set(piles_in) != set(sizes):
         raise RecordError(f"piles must give exactly {sorted(sizes)}", path=f"{where}.piles")
@@ -215,8 +216,8 @@ def replay(rec: Any, where: str = "") -> Replay:
         if st.is_terminal():
             raise RecordError(f"'{step['action']}' after the match is over", index=i,
                               source=g.match.source)
-        if step["seat"] != st.current_player():
-            raise RecordError(f"seat {step['seat']} acts but it is seat {st.current_player()}'s turn",
+        if step["seat"] != st.cur:  # the acting seat (a dummy seat acts through its controller)
+            raise RecordError(f"seat {step['seat']} acts but it is seat {st.cur}'s turn",
                               index=i, source=g.phases[st.phase].source)
         try:
             st.apply(g.parse_action(step["action"]))
@@ -250,7 +251,8 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, fi
         for k in RESULT_FIELDS:
             if k in want and want[k] != got.get(k):
                 src = g.scoring.tables[0].source if k in ("scores", "totals") else \
-                    g.phases[-1].source if k in ("trick_winners", "ended_by") else g.match.rotation_source
+                    g.phases[-1].source if k in ("trick_winners", "ended_by") else \
+                    next((ph.source for ph in g.phases if k in ph.result_fields(st)), g.match.rotation_source)
                 raise RecordError(f"states {k} {want[k]} but the replay gives {got.get(k)} "
                                   f"(hand {done}, ended at action {index})",
                                   path=f"results.hands.{done}.{k}", source=src)

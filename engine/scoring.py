@@ -5,37 +5,113 @@ a team in partnership games) and sums the outputs of the spec's tables into
 the entity's counter (points, strikes). Fact names are general:
 
 =============  ======  =====================================================
-fact           type    meaning
+fact           type    meaning (declared by)
 =============  ======  =====================================================
-tricks         int     tricks won by the entity's players
-maker          bool    the entity made trump (ordered up, declared, named)
+tricks         int     tricks won by the entity's players (``tricks``)
+maker          bool    the entity made trump: ordered up, declared, named
+                       (``turn_up_trump``)
 trump_made     bool    someone made trump (it was not fixed by a turn-up)
+                       (``turn_up_trump``)
 pairs          int     pairs of equal cards of the pair ranks, per player
+                       (``scoring.pairs``)
 most_pairs     bool    strictly more pairs than every other entity
-lowest         bool    lowest hand value among players still in
-knocker        bool    the entity knocked
-ended_by       enum    knock / instant / exhausted (how a draw round ended)
+                       (``scoring.pairs``)
+lowest         bool    lowest hand value among players still in (``hand_value``)
+knocker        bool    the entity knocked (``draw_discard``)
+ended_by       enum    knock / instant / exhausted: how a draw round ended
+                       (``draw_discard``)
 <choice>       bool    a declaration with effect ``partner_sits_out`` made
+                       (``declarations``)
 <choice>_against bool  an opposing entity made that declaration
 <choice>       enum    none / made / broken for a ``zero_tricks_bet``
 =============  ======  =====================================================
+
+With ``scoring.sides`` (sides formed each hand, :mod:`cardspec.engine.seats`;
+declared by ``scoring.sides``), every player entity also has:
+
+================  ======  ==================================================
+side_pairs        int     the tally of the entity's side this hand: the sum of
+                          each member's own pairs, dummy seats included
+side_most         bool    that tally is strictly above every other competing
+                          side's (a side with no player does not compete)
+teams             bool    sides were formed (false: every seat alone)
+<choice>_against  enum    for a ``zero_tricks_bet``: another player's bet,
+                          made / broken / none (made wins over broken)
+================  ======  ==================================================
+
+The domains of the facts (:attr:`Scoring.facts`) come only from what the parts
+of the game declare (:func:`declarers`; see
+:mod:`cardspec.engine.components.declared`), never from which components are
+present. A table input that the engine computes but no declaration offers is
+kept in :attr:`Scoring.undeclared`, and ``cardspec verify`` fails with
+``no proof for fact '<name>'``; a table input that nothing offers is a spec error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .components.declared import BOOL, Declared, Declarer, Fact
 from .errors import Source, SpecError
 from .kernels import pairs_from_counts
 from .tables import DecisionTable, Value
 
 if TYPE_CHECKING:
+    from .cards import Deck
     from .game import Game
     from .state import State
 
 FactDomain = tuple[Value, ...]
+
+CORE_FACTS = ("tricks", "maker", "trump_made")
+"""Facts :meth:`Scoring.hand_facts` computes for every game (their domains come from declarations)."""
+FACT_ORDER = ("tricks", "maker", "trump_made", "pairs", "most_pairs", "lowest", "knocker", "ended_by")
+"""The order of :attr:`Scoring.facts`: these first (as in the table above), then the rest as declared."""
+
+
+def pairs_declarations(deck: Deck) -> Declared:
+    """What a ``scoring.pairs`` clause offers: ``pairs`` (0 to half the deck) and ``most_pairs``."""
+    return Declared(facts=(Fact("pairs", tuple(range(deck.size // 2 + 1))), Fact("most_pairs", BOOL)))
+
+
+def declarers(game: Game, scoring_clause: Mapping[str, Any] | None = None) -> list[Declarer]:
+    """Every part of ``game`` that declares anything: its phases (in order), then ``hand_value``
+    and ``scoring.pairs`` when the spec has them. A phase's declarations may be None (undeclared)."""
+    out = [Declarer(ph.kind, ph.id, ph.declarations()) for ph in game.phases]
+    if game.hand_value is not None:
+        out.append(Declarer("hand_value", "hand_value", game.hand_value.declarations(), phase=False))
+    d = game.rules["scoring"] if scoring_clause is None else scoring_clause
+    if d.get("pairs"):
+        out.append(Declarer("scoring.pairs", "pairs", pairs_declarations(game.deck), phase=False))
+    if d.get("sides"):
+        out.append(Declarer("scoring.sides", "sides", sides_declarations(game, bool(d.get("pairs"))), phase=False))
+    return out
+
+
+def sides_declarations(game: Game, pairs: bool) -> Declared:
+    """What a ``scoring.sides`` clause offers: ``teams``, the side tally facts, each bet's ``_against``."""
+    facts = [Fact("teams", BOOL)]
+    if pairs:
+        facts += [Fact("side_pairs", tuple(range(game.deck.size // 2 + 1))), Fact("side_most", BOOL)]
+    facts += [Fact(f"{name}_against", ("none", "made", "broken"))
+              for ph in game.phases for name, _bit, kind in ph.declaration_facts() if kind == "bet"]
+    return Declared(facts=tuple(facts))
+
+
+def declared_facts(parts: Sequence[Declarer]) -> dict[str, FactDomain]:
+    """Fact name to domain, over every declaration (two parts offering one fact: the union of domains)."""
+    got: dict[str, list[Value]] = {}
+    for p in parts:
+        for f in p.declared.facts if p.declared is not None else ():
+            dom = got.setdefault(f.name, [])
+            dom.extend(v for v in f.domain if v not in dom)
+    for dom in got.values():
+        if dom and all(type(v) is int for v in dom):
+            dom.sort(key=int)
+    order = [n for n in FACT_ORDER if n in got] + [n for n in got if n not in FACT_ORDER]
+    return {n: tuple(got[n]) for n in order}
 
 
 @dataclass(frozen=True)
@@ -50,14 +126,15 @@ class Scoring:
     bet_facts: tuple[tuple[str, int], ...]  # (fact, declaration bit) for zero-trick bets
     flag_facts: tuple[tuple[str, int], ...]  # (fact, declaration bit) for plain declarations
     pairs_source: Source | None
+    undeclared: tuple[str, ...] = ()
+    side_facts: bool = False
+    """Whether ``scoring.sides`` forms sides each hand (the ``side_*``, ``teams`` and bet ``_against`` facts)."""
+    """Facts that tables use and the engine computes but no declaration offers (verification fails on them)."""
 
     @staticmethod
     def build(d: Mapping[str, Any], game: Game, file: str) -> Scoring:
         """Compile, checking every table input against the facts the game provides."""
         deck = game.deck
-        max_tricks = max((getattr(p, "num_tricks", 0) for p in game.phases), default=0)
-        facts: dict[str, FactDomain] = {"tricks": tuple(range(max_tricks + 1)), "maker": (False, True),
-                                        "trump_made": (False, True)}
         pr = d.get("pairs")
         pair_ranks: tuple[int, ...] = ()
         if pr:
@@ -65,43 +142,51 @@ class Scoring:
             if bad:
                 raise SpecError(f"pair ranks {bad} are not in the deck", file, key="scoring.pairs")
             pair_ranks = tuple(deck.ranks.index(r) for r in pr["ranks"])
-            most = deck.size // 2
-            facts["pairs"] = tuple(range(most + 1))
-            facts["most_pairs"] = (False, True)
-        if game.hand_value is not None:
-            facts["lowest"] = (False, True)
-            facts["knocker"] = (False, True)
-            facts["ended_by"] = ("knock", "instant", "exhausted")
+        parts = declarers(game, d)
+        facts = declared_facts(parts)
         bets: list[tuple[str, int]] = []
         flags: list[tuple[str, int]] = []
         for ph in game.phases:
             for name, bit, kind in ph.declaration_facts():
-                if kind == "bet":
-                    facts[name] = ("none", "made", "broken")
-                    bets.append((name, bit))
-                else:
-                    facts[name] = (False, True)
-                    facts[f"{name}_against"] = (False, True)
-                    flags.append((name, bit))
+                (bets if kind == "bet" else flags).append((name, bit))
+        # what hand_facts computes whatever is declared; an undeclared phase may offer anything
+        computed = set(CORE_FACTS) | {n for n, _ in bets} | {x for n, _ in flags for x in (n, f"{n}_against")}
+        computed |= {"pairs", "most_pairs"} if pair_ranks else set()
+        side_facts = bool(d.get("sides"))
+        if side_facts:
+            if d["entity"] != "player" or len(game.teams) != game.num_players:
+                raise SpecError("sides formed each hand need entity: player and no fixed partnerships", file,
+                                key="scoring.sides")
+            computed |= {"teams", "side_pairs", "side_most"} | {f"{n}_against" for n, _ in bets}
+        computed |= {"lowest", "knocker", "ended_by"} if game.hand_value is not None else set()
+        open_ended = any(p.declared is None for p in parts)
+        undeclared: list[str] = []
         tables = []
         for i, t in enumerate(d["tables"]):
             table = DecisionTable.build(t, t.get("hit", "unique"), file)
             for inp in table.inputs:
                 if inp.name not in facts:
+                    if inp.name in computed or open_ended:
+                        undeclared.append(inp.name)  # offered, but no declaration gives its domain
+                        continue
                     raise SpecError(f"table input '{inp.name}' is not a fact of this game; known: "
-                                    f"{', '.join(sorted(facts))}", file, key=f"scoring.tables.{i}.inputs")
+                                    f"{', '.join(sorted(set(facts) | computed))}", file,
+                                    key=f"scoring.tables.{i}.inputs")
                 stray = [v for v in facts[inp.name] if v not in inp.domain]
                 if stray:
                     raise SpecError(f"table input '{inp.name}' omits reachable values {stray}", file,
                                     key=f"scoring.tables.{i}.inputs.{inp.name}")
             for r in table.rows:
                 for f in r.per:
-                    if f not in facts or (facts[f] and type(facts[f][0]) is not int):
+                    if f not in facts and (f in computed or open_ended):
+                        undeclared.append(f)
+                    elif f not in facts or (facts[f] and type(facts[f][0]) is not int):
                         raise SpecError(f"linear term on '{f}', which is not an integer fact", file,
                                         key=f"scoring.tables.{i}")
             tables.append(table)
         return Scoring(d["entity"], d["counter"], tuple(tables), pair_ranks, facts, tuple(bets),
-                       tuple(flags), Source(**pr["source"]) if pr else None)
+                       tuple(flags), Source(**pr["source"]) if pr else None,
+                       tuple(dict.fromkeys(undeclared)), side_facts)
 
     def pairs_of(self, game: Game, won: int) -> int:
         """Pairs among won cards: each card counts once (three Jacks make one pair).
@@ -147,8 +232,29 @@ class Scoring:
                 bettors = [s for s in team if st.decl[s] & bit]
                 f[name] = ("none" if not bettors else
                            "broken" if any(st.tricks[s] for s in bettors) else "made")
+            for ph in g.phases:
+                f.update(ph.hand_facts(st, team))
             out.append(f)
+        if self.side_facts:
+            self._side_facts(st, out)
         return out
+
+    def _side_facts(self, st: State, out: list[dict[str, Value]]) -> None:
+        """The facts of sides formed this hand (entities are players: entity ``e`` is seat ``e``)."""
+        g = st.game
+        sides, teams = g.sides.sides(st, at_end=True)
+        own = [self.pairs_of(g, st.won[s]) for s in range(g.num_seats)] if self.pair_ranks else []
+        tally = [sum(own[s] for s in side) for side in sides] if own else []
+        competing = [i for i, side in enumerate(sides) if any(s < g.num_players for s in side)]
+        for e, f in enumerate(out):
+            f["teams"] = teams
+            if own:
+                mine = next(i for i, side in enumerate(sides) if e in side)
+                f["side_pairs"] = tally[mine]
+                f["side_most"] = all(tally[mine] > tally[i] for i in competing if i != mine)
+            for name, _bit in self.bet_facts:
+                others = [out[o][name] for o in range(len(out)) if o != e]
+                f[f"{name}_against"] = "made" if "made" in others else "broken" if "broken" in others else "none"
 
     def score(self, st: State) -> tuple[list[int], list[dict[str, Value]]]:
         """Points for each entity, and the facts they came from."""

@@ -23,9 +23,10 @@ from . import chance
 from .actions import Action
 from .cards import Card, CardMask
 from .errors import IllegalActionError, RecordError
+from .zones import census, view
 
 if TYPE_CHECKING:
-    from .components.base import Component
+    from .components.base import Component, PhaseState
     from .game import Game
     from .ranking import TrickTables
 
@@ -33,7 +34,7 @@ STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "trump", "trump_card", "up", "maker", "decl", "out", "trick", "trick_seats", "led",
     "tricks", "won", "trick_winners", "tt", "pv", "history", "hand_results", "winners",
-    "extra_hand", "hand_start", "seen", "chance_count", "comp",
+    "extra_hand", "hand_start", "seen", "chance_count", "comp", "cstate", "ring", "controller", "sides",
 )
 
 
@@ -86,6 +87,13 @@ class State:
     seen: list[Card]
     chance_count: int
     comp: Component
+    cstate: list[PhaseState | None]
+    ring: tuple[int, ...]
+    """The clockwise successor of every seat this hand (a dummy's place may change with the deal)."""
+    controller: tuple[int, ...]
+    """The player who acts for each seat this hand (-1: not known yet; players act for themselves)."""
+    sides: tuple[int, ...]
+    """Each seat's side this hand, as play sees it (fixed partnerships, or formed once trump is made)."""
 
     def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None) -> None:
         n = game.num_players
@@ -93,8 +101,8 @@ class State:
         self.seed = seed
         self.deals = deals
         self.hand_no = 0
-        self.active = [True] * n
-        self.counters = [0] * len(game.teams)
+        self.active = [True] * game.num_seats
+        self.counters = [game.match.start] * len(game.teams)
         self.history = []
         self.hand_results = []
         self.winners = None
@@ -129,22 +137,43 @@ class State:
 
     # --- hand flow ---------------------------------------------------------------
     def seats_from(self, seat: int) -> list[int]:
-        """Active seats clockwise, starting after ``seat``."""
-        n = self.game.num_players
-        return [(seat + i) % n for i in range(1, n + 1) if self.active[(seat + i) % n]]
+        """Active seats clockwise (along this hand's :attr:`ring`), starting after ``seat``.
+
+        A dummy seat is active only in the phases it takes part in (see :meth:`_enter_phase`).
+        """
+        ring, active = self.ring, self.active
+        out = []
+        s = seat
+        for _ in range(len(ring)):
+            s = ring[s]
+            if active[s]:
+                out.append(s)
+        return out
 
     def next_seat(self, seat: int, skip_out: bool = True) -> int:
-        """The next active seat clockwise (skipping players sitting out)."""
-        n = self.game.num_players
-        for i in range(1, n + 1):
-            s = (seat + i) % n
-            if self.active[s] and not (skip_out and self.out >> s & 1):
+        """The next active seat clockwise along :attr:`ring` (skipping players sitting out)."""
+        ring, active = self.ring, self.active
+        s = seat
+        for _ in range(len(ring)):
+            s = ring[s]
+            if active[s] and not (skip_out and self.out >> s & 1):
                 return s
         return seat
 
+    def _enter_phase(self, comp: Component) -> None:
+        """Before a phase starts: dummy seats take part only in phases that play cards
+        (``dummies_take_part``); when one first does, its controller and the sides are fixed."""
+        seating = self.game.seating
+        take = getattr(comp, "dummies_take_part", False)
+        for x in seating.dummies:
+            self.active[x.seat] = take
+        if take and any(self.controller[x.seat] < 0 for x in seating.dummies):
+            self.controller = seating.controllers(self)
+            self.sides = self.game.sides.side_index(self)
+
     def _start_hand(self) -> None:
         g = self.game
-        n = g.num_players
+        n = g.num_seats
         self.phase = 0
         self.comp = g.phases[0]
         self.cur = -1
@@ -162,18 +191,28 @@ class State:
         self.trick_winners = []
         self.tt = None
         self.pv = {}
+        self.cstate = [ph.new_state() for ph in g.phases]
         self.seen = []
         self.chance_count = 0
         self.hand_start = len(self.history)
-        seats = self.seats_from(self.dealer)
+        seating = g.seating
+        self.ring = seating.ring(self.dealer)
+        self.controller = tuple(range(g.num_players)) + (-1,) * len(seating.dummies)
+        if seating.dummies:
+            self._enter_phase(g.phases[0])
+            seats = seating.deal_order(self.ring, self.dealer, self.active)
+        else:
+            seats = self.seats_from(self.dealer)
+        self.sides = g.sides.side_index(self)
         explicit = self.deals[self.hand_no] if self.deals and self.hand_no < len(self.deals) else None
         if explicit is not None:
             from .record import explicit_deal
 
-            self.hands, self.piles = explicit_deal(self, explicit, seats)
+            on_pile = {x.seat for x in seating.dummies if x.pile}
+            self.hands, self.piles = explicit_deal(self, explicit, [s for s in seats if s not in on_pile])
         else:
             order = self.shuffled(range(g.deck.size))
-            self.hands, self.piles = g.deal.deal(order, seats, n)
+            self.hands, self.piles = g.deal_for(self.hand_no).deal(order, seats, n)
         g.phases[0].start(self)
 
     def next_phase(self) -> None:
@@ -181,6 +220,8 @@ class State:
         self.phase += 1
         if self.phase < len(self.game.phases):
             self.comp = self.game.phases[self.phase]
+            if self.game.seating.dummies:
+                self._enter_phase(self.comp)
             self.comp.start(self)
         else:
             self._end_hand()
@@ -215,6 +256,8 @@ class State:
                  totals=list(self.counters))
         if "ended_by" in self.pv:
             r["ended_by"] = self.pv["ended_by"]
+        for ph in g.phases:
+            r.update(ph.result_fields(self))
         self.hand_results.append(r)
         g.match.after_hand(self, gained)
         if self.winners is None:
@@ -224,10 +267,10 @@ class State:
 
     def _next_hand(self) -> None:
         self.hand_no += 1
+        n = self.game.num_players  # the deal passes among the players only, never to a dummy seat
         if self.game.match.rotation == "left":
-            self.dealer = self.seats_from(self.dealer)[0]
+            self.dealer = next((self.dealer + i) % n for i in range(1, n + 1) if self.active[(self.dealer + i) % n])
         else:
-            n = self.game.num_players
             self.dealer = next((self.dealer - i) % n for i in range(1, n + 1) if self.active[(self.dealer - i) % n])
         if self.deals and self.hand_no < len(self.deals):
             d = self.deals[self.hand_no].get("dealer", self.dealer)
@@ -243,8 +286,13 @@ class State:
 
     # --- the public step API -----------------------------------------------------
     def current_player(self) -> int:
-        """The seat to act, or -1 when the match is over."""
-        return self.cur
+        """The player to act, or -1 when the match is over.
+
+        The player controlling the acting seat :attr:`cur`: the seat itself, or for a
+        dummy seat its controller this hand (:mod:`cardspec.engine.seats`).
+        """
+        cur = self.cur
+        return self.controller[cur] if cur >= 0 else -1
 
     def is_terminal(self) -> bool:
         """Whether the match is over."""
@@ -310,31 +358,39 @@ class State:
         new.won = self.won[:]
         new.trick_winners = self.trick_winners[:]
         new.pv = dict(self.pv)
+        new.cstate = [x.copy() if x is not None else None for x in self.cstate]
         new.history = self.history[:]
         new.hand_results = [dict(r) for r in self.hand_results]
         new.seen = self.seen[:]
         return new
 
     # --- views -----------------------------------------------------------------------
+    def zone_cards(self) -> list[tuple[str, int, list[Card]]]:
+        """Every declared zone instance with its cards: (zone id, owning seat or -1, cards bottom to top)."""
+        deck_cards = self.game.deck.cards_of
+        out: list[tuple[str, int, list[Card]]] = []
+        for z in self.game.zones:
+            if z.id == "hand":
+                out.extend(("hand", s, list(deck_cards(h))) for s, h in enumerate(self.hands))
+            elif z.id == "won":
+                out.extend(("won", s, list(deck_cards(w))) for s, w in enumerate(self.won))
+            elif z.id == "trick":
+                out.append(("trick", -1, list(self.trick)))
+            else:
+                out.append((z.id, -1, list(self.piles.get(z.id, ()))))
+        return out
+
     def where_is(self) -> dict[Card, list[str]]:
-        """Every place each card is in (for the conservation check)."""
-        places: dict[Card, list[str]] = {}
-        deck = self.game.deck
-        for s, h in enumerate(self.hands):
-            for c in deck.cards_of(h):
-                places.setdefault(c, []).append(f"hand {s}")
-        for name, pile in self.piles.items():
-            for c in pile:
-                places.setdefault(c, []).append(name)
-        for c in self.trick:
-            places.setdefault(c, []).append("trick")
-        for s, w in enumerate(self.won):
-            for c in deck.cards_of(w):
-                places.setdefault(c, []).append(f"won {s}")
-        return places
+        """Every zone each card is in (for the conservation check), from the declared zones alone."""
+        return census((zid if seat < 0 else f"{zid} {seat}", cards) for zid, seat, cards in self.zone_cards())
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: own hand, public cards, scores, masked history."""
+        """What ``seat`` may see, derived from the zones' declared visibility, plus public facts.
+
+        ``zones`` maps each zone id to its view (a list per seat for seat-owned
+        zones; see :func:`cardspec.engine.zones.view`). ``my_cards`` and
+        ``hand_sizes`` repeat the hand zone's view for convenience.
+        """
         g = self.game
         deck = g.deck
         names = deck.names
@@ -344,32 +400,32 @@ class State:
                 hist.append({"seat": who, "action": g.action_name(a).split()[0] + " ?"})
             else:
                 hist.append({"seat": who, "action": g.action_name(a)})
-        public_piles: dict[str, dict[str, Any]] = {}
-        for pr in g.deal.piles:
-            pile = self.piles.get(pr.name, [])
-            public_piles[pr.name] = {"count": len(pile)}
-        for name, pile in self.piles.items():
-            if name not in public_piles:  # piles made in play (discard) are face up
-                public_piles[name] = {"count": len(pile),
-                                      "cards_top_first": [names[c] for c in reversed(pile)]}
+        zones: dict[str, Any] = {}
+        players = g.num_players
+        for zid, owner, cards in self.zone_cards():
+            v = view(g.zone_of[zid].for_seat(owner >= players), cards, owner == seat, names, deck.rank_of)
+            if owner >= 0:
+                zones.setdefault(zid, []).append(v)
+            else:
+                zones[zid] = v
+        hands = zones.get("hand", [])
         return {
             "system": g.id, "seat": seat, "hand": self.hand_no, "dealer": self.dealer,
             "to_act": self.cur,
-            "my_cards": [names[c] for c in deck.cards_of(self.hands[seat])],
-            "hand_sizes": [bin(h).count("1") for h in self.hands],
+            "zones": zones,
+            "my_cards": list(hands[seat].get("cards_top_first", [])) if hands else [],
+            "hand_sizes": [h.get("count") for h in hands],
             "turned_up": [names[c] for c in self.seen],
             "up_card": names[self.up] if self.up >= 0 else None,
             "trump": deck.suits[self.trump] if self.trump >= 0 else None,
             "maker": self.maker if self.maker >= 0 else None,
-            "trick": [{"seat": s, "card": names[c]}
-                      for s, c in zip(self.trick_seats, self.trick, strict=True)],
+            "trick": [{"seat": s, "card": names[c]} for s, c in zip(self.trick_seats, self.trick, strict=True)]
+            if "trick" in g.zone_of and g.zone_of["trick"].visibility == "all" else [],
             "tricks_won": list(self.tricks),
-            "won_cards": [[names[c] for c in deck.cards_of(w)] for w in self.won],
-            "piles": public_piles,
             "counters": {g.scoring.counter: list(self.counters)},
             "active": list(self.active),
             "history": hist,
-            "legal": [g.action_name(a) for a in self.legal_actions()] if seat == self.cur else [],
+            "legal": [g.action_name(a) for a in self.legal_actions()] if seat == self.current_player() else [],
         }
 
     def __repr__(self) -> str:

@@ -143,8 +143,8 @@ def test_inlined_fast_paths_match_the_kernels(system: str) -> None:
                 if illegal:
                     assert not comp.try_apply(st.copy(), rng.choice(illegal))
                 plays += 1
-                if len(st.trick) + 1 == st.pv["playing"]:
-                    expected = _kernel_winner(st, a - tricks.PLAY_BASE - 1)
+                if len(st.trick) + 1 == st.cstate[comp.index].playing:  # type: ignore[union-attr]
+                    expected = _kernel_winner(st, a - comp.play_base - 1)
             before, hands_before = len(st.trick_winners), len(st.hand_results)
             st.apply(a)
             if expected is not None:

@@ -65,7 +65,7 @@ CASES: list[tuple[str, str, Edit, str, str]] = [
     ("euchre", "more tricks than cards", lambda d: phase(d, "tricks").update(tricks=6),
      "6 tricks but hands hold 5 cards", "phases.2.tricks"),
     ("euchre", "all pass", lambda d: phase(d, "turn_up_trump").update(all_pass="shrug"),
-     "all_pass must be dealer_must_name, redeal or turn_up_fixed, got 'shrug'", "phases.0.all_pass"),
+     "all_pass must be dealer_must_name, redeal, turn_up_fixed or up_card_fixed, got 'shrug'", "phases.0.all_pass"),
     ("euchre", "accept round without turn-up", lambda d: phase(d, "turn_up_trump")["rounds"][0].pop("turn_up"),
      "an accept_turn_up round needs turn_up and action", "phases.0.rounds.0"),
     ("euchre", "turn-up pile not dealt", lambda d: phase(d, "turn_up_trump").update(pile="widow"),

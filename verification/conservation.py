@@ -4,11 +4,16 @@
   one-to-one in both directions; for every such shuffle, dealing by the spec's
   packets puts each card in exactly one place and gives every hand and pile its
   declared size.
-* ``moves``: inductively, one move kind at a time: if every card is in exactly
-  one place before a legal move (its cards are where the move takes them from),
-  it is after. The move kinds come from the spec's components (play and
-  collect a trick, the dealer's pick-up and discard, kitty exchanges, draws,
-  discards, taking several discards, reshuffles).
+* ``moves``: inductively, one card transfer at a time: if every card is in
+  exactly one place before a transfer (its cards are where it takes them
+  from), it is after. The transfers are exactly those the game's parts declare
+  (:meth:`Component.declarations <cardspec.engine.components.base.Component.declarations>`;
+  Euchre: the dealer's pick-up and discard, the Farmer's Hand exchange, play and
+  collect a trick; Riding the Bus: draws, discards, taking several discards,
+  reshuffles), never chosen by component kind. A phase that declares nothing
+  gets no proof: the report fails with ``no proof for <kind> '<id>'``.
+  ``tests/test_declared_moves.py`` checks in played matches that every action
+  moves cards exactly as one of its phase's declared transfers says.
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ from typing import Any
 
 import z3
 
+from cardspec.engine.components.declared import ALL, Transfer
 from cardspec.engine.game import Game
+from cardspec.engine.scoring import declarers
 
 from .z3kit import Query
 
 Move = tuple[str, Callable[[z3.Context], Query]]
+ELSEWHERE = "elsewhere"
 
 
 def deal_queries(game: Game) -> list[Move]:
@@ -79,46 +87,41 @@ def deal_queries(game: Game) -> list[Move]:
             ("deal: hand and pile sizes", sizes_match)]
 
 
-HAND = "the mover's hand"
-ELSEWHERE = "elsewhere"
+def declared_transfers(game: Game) -> list[Transfer]:
+    """Every card transfer the game's parts declare, once each (by name and shape), in phase order."""
+    out: dict[tuple[Any, ...], Transfer] = {}
+    for p in declarers(game):
+        for t in p.declared.transfers if p.declared is not None else ():
+            out.setdefault((t.name, t.count, t.swap), t)
+    return list(out.values())
+
+
+def undeclared(game: Game) -> list[str]:
+    """``<kind> '<id>'`` of every phase that declares nothing (so nothing about it can be proved)."""
+    return [p.label for p in declarers(game) if p.declared is None]
 
 
 def move_queries(game: Game) -> list[Move]:
-    """One inductive query per move kind the spec's components use.
+    """One inductive query per declared transfer (see :mod:`cardspec.engine.components.declared`).
 
-    Each query abstracts the table to the places a move touches (the mover's
-    hand and the piles involved) plus one place for everything else, which a
-    move leaves alone; this is sound because the invariant is per card.
+    Each query abstracts the table to the two zones a transfer touches plus one
+    place for everything else, which it leaves alone; this is sound because the
+    invariant is per card. A transfer of a fixed number of cards (or a swap of
+    as many back) picks that many distinct cards of its source; ``all`` moves
+    every card of the source; a range moves any subset of that size. Phases
+    that declare nothing get no query here: :func:`undeclared` names them and
+    the report fails on each.
     """
-    moves: list[tuple[str, str, str, int, bool]] = []
-    # (name, source, destination, cards, swap): a swap also moves as many cards back
-    for ph in game.phases:
-        if ph.kind == "turn_up_trump":
-            pile = ph.pile  # type: ignore[attr-defined]
-            if any(r.get("dealer_exchange") for r in ph.rounds):  # type: ignore[attr-defined]
-                moves.append(("dealer picks up the turned card", pile, HAND, 1, False))
-                moves.append(("dealer discards", HAND, pile, 1, False))
-            ex = ph.exchange  # type: ignore[attr-defined]
-            if ex:
-                moves.append((f"{ex['name']} exchange", HAND, pile, ex["count"], True))
-        elif ph.kind == "tricks":
-            moves.append(("play a card to the trick", HAND, "trick", 1, False))
-        elif ph.kind == "draw_discard":
-            stock, disc = ph.stock, ph.discard  # type: ignore[attr-defined]
-            moves.append(("draw from the stock", stock, HAND, 1, False))
-            moves.append(("draw from the discard pile", disc, HAND, 1, False))
-            moves.append(("discard", HAND, disc, 1, False))
-            if ph.take_count:  # type: ignore[attr-defined]
-                moves.append(("take several discards for the hand", HAND, disc,
-                              ph.take_count, True))  # type: ignore[attr-defined]
     n = game.deck.size
-    out: list[Move] = [(m[0], _move(n, *m[1:])) for m in moves]
-    if any(ph.kind == "tricks" for ph in game.phases):
-        out.append(("collect a trick", _regroup(n, "trick", "the winner's won cards", everything=True)))
-    for ph in game.phases:
-        if ph.kind == "draw_discard" and ph.exhausted == "reshuffle":  # type: ignore[attr-defined]
-            out.append(("reshuffle the discards into the stock",
-                        _regroup(n, ph.discard, ph.stock, everything=False)))  # type: ignore[attr-defined]
+    out: list[Move] = []
+    for t in declared_transfers(game):
+        c = t.count
+        if isinstance(c, int):
+            out.append((t.name, _move(n, t.source, t.dest, c, t.swap)))
+        else:
+            lo, hi = c if isinstance(c, tuple) else (1, n)
+            out.append((t.name, _regroup(n, t.source, t.dest, everything=c == ALL, lo=lo, hi=hi,
+                                         swap=t.swap)))
     return out
 
 
@@ -163,16 +166,26 @@ def _move(n: int, src: str, dst: str, k: int, swap: bool) -> Callable[[z3.Contex
     return build
 
 
-def _regroup(n: int, src: str, dst: str, everything: bool) -> Callable[[z3.Context], Query]:
-    """All (``everything``) or some of the cards of ``src`` move to ``dst``."""
+def _regroup(n: int, src: str, dst: str, everything: bool, lo: int = 0, hi: int = -1,
+             swap: bool = False) -> Callable[[z3.Context], Query]:
+    """All (``everything``) or ``lo``..``hi`` of the cards of ``src`` move to ``dst`` (and, for a
+    ``swap``, as many of ``dst`` move back)."""
     places = [src, dst, ELSEWHERE]
 
     def build(ctx: z3.Context) -> Query:
         mem = _state(ctx, n, places, "m")
         flag = [z3.BoolVal(True, ctx) if everything else z3.Bool(f"moved_{c}", ctx) for c in range(n)]
+        fwd = [z3.And(mem[0][c], flag[c]) for c in range(n)]
+        bwd = [z3.And(mem[1][c], z3.Bool(f"back_{c}", ctx)) if swap else z3.BoolVal(False, ctx) for c in range(n)]
         cons: list[Any] = [_exactly_one(mem, c) for c in range(n)]
-        new = [[z3.And(mem[0][c], z3.Not(flag[c])) for c in range(n)],
-               [z3.Or(mem[1][c], z3.And(mem[0][c], flag[c])) for c in range(n)],
+        if not everything:
+            cons.append(z3.PbGe([(f, 1) for f in fwd], lo))
+            if hi >= 0:
+                cons.append(z3.PbLe([(f, 1) for f in fwd], hi))
+        if swap:
+            cons.append(z3.Sum([z3.If(f, 1, 0) for f in fwd]) == z3.Sum([z3.If(b, 1, 0) for b in bwd]))
+        new = [[z3.Or(z3.And(mem[0][c], z3.Not(fwd[c])), bwd[c]) for c in range(n)],
+               [z3.Or(z3.And(mem[1][c], z3.Not(bwd[c])), fwd[c]) for c in range(n)],
                [mem[2][c] for c in range(n)]]
         cons.append(z3.Or([z3.Not(_exactly_one(new, c)) for c in range(n)]))
         return Query(ctx, cons, {})

@@ -1,13 +1,16 @@
 """The fact model: what the per-entity scoring facts can be, together, after one hand.
 
-Built from the game's components, not from any one game: tricks add up to the
-tricks played; at most one entity made trump; a declaration with effect
+Built from the facts the game's parts declare (their names and finite domains,
+see :func:`cardspec.engine.scoring.declarers`), not from any one game or from
+component kinds: the declared ``tricks`` (``0..T``) add up to the ``T`` tricks
+played; at most one entity made trump; a declaration with effect
 ``partner_sits_out`` is made only by the maker when only the maker is asked; a
 zero-tricks bet is made exactly when its entity took no trick; pairs come
 from the cards an entity won (each card counted once: a lemma per rank, then
 the totals, which keeps the queries small); ``most_pairs`` is strict; in a
 draw-and-discard round someone is lowest, at most one player knocked, and a
-round ended by a knock has a knocker.
+round ended by a knock has a knocker. A fact no declaration offers has no
+variable here; the report fails on it (``no proof for fact '<name>'``).
 """
 
 from __future__ import annotations
@@ -41,39 +44,46 @@ class FactModel:
                     cons += [v[name] >= 0, v[name] < len(dom)] if type(dom[0]) is str else \
                         [v[name] >= min(dom), v[name] <= max(dom)]
             self.vars.append(v)
-        tricks_phase = [p for p in game.phases if p.kind == "tricks"]
-        total = tricks_phase[0].num_tricks if tricks_phase else 0  # type: ignore[attr-defined]
-        cons.append(z3.Sum([v["tricks"] for v in self.vars]) == total)
-        makers = [v["maker"] for v in self.vars]
-        cons.append(z3.AtMost(*makers, 1))
-        for v in self.vars:
-            cons.append(v["trump_made"] == z3.Or(makers))
-        if not any(p.kind == "turn_up_trump" for p in game.phases):
-            cons += [z3.Not(m) for m in makers]
+        total = max((int(x) for x in self.domains.get("tricks", ())), default=0)
+        if "tricks" in self.domains:  # every trick of the hand is won: the declared 0..T adds up to T
+            cons.append(z3.Sum([v["tricks"] for v in self.vars]) == total)
+        if "maker" in self.domains:
+            makers = [v["maker"] for v in self.vars]
+            cons.append(z3.AtMost(*makers, 1))
+            if "trump_made" in self.domains:
+                for v in self.vars:
+                    cons.append(v["trump_made"] == z3.Or(makers))
         for ph in game.phases:
             for name, _bit, kind in ph.declaration_facts():
+                if name not in self.domains:
+                    continue  # undeclared: the report fails on it
                 for e, v in enumerate(self.vars):
                     if kind == "flag":
-                        if getattr(ph, "who", "") == "maker":
+                        if getattr(ph, "who", "") == "maker" and "maker" in v:
                             cons.append(z3.Implies(v[name], v["maker"]))
                         others = [o[name] for f, o in enumerate(self.vars) if f != e]
                         cons.append(v[f"{name}_against"] == (z3.Or(others) if others else z3.BoolVal(False, ctx)))
                     else:
                         made, broken = self.domains[name].index("made"), self.domains[name].index("broken")
-                        if len(game.teams[e]) == 1:
-                            cons.append(z3.Implies(v[name] == made, v["tricks"] == 0))
-                        cons.append(z3.Implies(v[name] == broken, v["tricks"] >= 1))
-                        if getattr(ph, "who", "") == "not_declarer":
+                        if "tricks" in v:
+                            if len(game.teams[e]) == 1:
+                                cons.append(z3.Implies(v[name] == made, v["tricks"] == 0))
+                            cons.append(z3.Implies(v[name] == broken, v["tricks"] >= 1))
+                        if getattr(ph, "who", "") == "not_declarer" and "maker" in v:
                             cons.append(z3.Implies(v["maker"], v[name] == self.domains[name].index("none")))
         if "pairs" in self.domains:
             cons += self._pairs(total)
         if "lowest" in self.domains:
             cons.append(z3.Or([v["lowest"] for v in self.vars]))
+        if "knocker" in self.domains:
             cons.append(z3.AtMost(*[v["knocker"] for v in self.vars], 1))
+        if "ended_by" in self.domains:
             knock = self.domains["ended_by"].index("knock")
             for v in self.vars:
                 cons.append(v["ended_by"] == self.vars[0]["ended_by"])
-            cons.append(z3.Implies(self.vars[0]["ended_by"] == knock, z3.Or([v["knocker"] for v in self.vars])))
+            if "knocker" in self.domains:
+                cons.append(z3.Implies(self.vars[0]["ended_by"] == knock,
+                                       z3.Or([v["knocker"] for v in self.vars])))
         self.constraints = cons
 
     def _pairs(self, tricks: int) -> list[Any]:
@@ -91,10 +101,12 @@ class FactModel:
                 self.vars[e].setdefault("_ranks", []).append(k)
         for e, v in enumerate(self.vars):
             ks = v.pop("_ranks")
-            cons.append(z3.Sum(ks) <= per_trick * v["tricks"])
+            if "tricks" in v:
+                cons.append(z3.Sum(ks) <= per_trick * v["tricks"])
             cons.append(v["pairs"] == z3.Sum([k / 2 for k in ks]))
             others = [o["pairs"] for f, o in enumerate(self.vars) if f != e]
-            cons.append(v["most_pairs"] == z3.And([v["pairs"] > p for p in others]))
+            if "most_pairs" in v:
+                cons.append(v["most_pairs"] == z3.And([v["pairs"] > p for p in others]))
         return cons
 
     def fact(self, e: int, name: str) -> Any:

@@ -6,7 +6,9 @@
 * ``pairs in a hand`` (specs with pairs): all entities together hold at most
   the pairs the deck's cards of those ranks can make (Bird Dog: 6);
 * ``hand length``: every hand ends within ``bounds.actions_per_hand`` actions
-  (from each phase's own limit), or is flagged with the phase that has none;
+  (from the bound each phase declares, see
+  :mod:`cardspec.engine.components.declared`), or is flagged with the phase
+  that declares none; a phase that declares nothing at all fails;
 * ``match ends``: proved when no hand lowers a counter and every scored hand
   raises one (so the match ends within a computable number of hands), and
   flagged with the reason otherwise (a score that can go down, hands that may
@@ -21,6 +23,7 @@ from typing import Any
 import z3
 
 from cardspec.engine.game import Game
+from cardspec.engine.scoring import declarers
 
 from .facts import FactModel
 from .tables import table_value
@@ -73,29 +76,23 @@ def pairs_limit(game: Game) -> int:
 
 
 def phase_limits(game: Game) -> list[tuple[str, int | None, str]]:
-    """Each phase's maximum number of actions in one hand (None: unbounded) and why."""
-    n = game.num_players
-    out: list[tuple[str, int | None, str]] = []
-    for ph in game.phases:
-        if ph.kind == "turn_up_trump":
-            rounds = len(ph.rounds)  # type: ignore[attr-defined]
-            extra = 1 if any(r.get("dealer_exchange") for r in ph.rounds) else 0  # type: ignore[attr-defined]
-            ex = ph.exchange  # type: ignore[attr-defined]
-            extra += 1 if ex and not ex["counts_as_pass"] else 0
-            out.append((ph.id, rounds * n + extra, f"{rounds} rounds of {n} turns, {extra} exchange"))
-        elif ph.kind == "declarations":
-            k = 1 if ph.who == "maker" else n  # type: ignore[attr-defined]
-            out.append((ph.id, k, f"{k} players asked once"))
-        elif ph.kind == "tricks":
-            t = ph.num_tricks  # type: ignore[attr-defined]
-            out.append((ph.id, t * n, f"{t} tricks of at most {n} cards"))
-        elif ph.kind == "draw_discard":
-            out.append((ph.id, None, "no player is ever forced to knock, so turns may go on without end"))
-    return out
+    """Each declared phase's maximum number of actions in one hand (None: unbounded) and why.
+
+    Taken only from the phases' declarations; undeclared phases are left out
+    (see :func:`hand_length`, which fails on them).
+    """
+    return [(p.id, p.declared.actions_per_hand, p.declared.bound_reason)
+            for p in declarers(game) if p.phase and p.declared is not None]
 
 
 def hand_length(game: Game) -> tuple[str, str, dict[str, Any] | None]:
-    """(status, detail, witness) of the hand-length bound, with z3 doing the arithmetic."""
+    """(status, detail, witness) of the hand-length bound, with z3 doing the arithmetic.
+
+    A phase that declares nothing has no known bound: a counterexample, never a proof.
+    """
+    missing = [p.label for p in declarers(game) if p.phase and p.declared is None]
+    if missing:
+        return "counterexample", f"no declared bound on the actions of {', '.join(missing)}", None
     limits = phase_limits(game)
     declared = game.actions_per_hand
     if any(lim is None for _, lim, _ in limits):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .auction import Auction
 from .base import Component
 from .declarations import Declarations
 from .draw_discard import DrawDiscard
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 COMPONENTS: dict[str, type[Component]] = {
-    c.kind: c for c in (TurnUpTrump, Declarations, Tricks, DrawDiscard)
+    c.kind: c for c in (TurnUpTrump, Declarations, Tricks, DrawDiscard, Auction)
 }
 
 

@@ -12,21 +12,39 @@ an illegal one breaks) and a doer (:meth:`apply`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action
+from ..actions import Action, ActionCodec, KindSig
 from ..errors import Source
+from ..tables import Value
 
 if TYPE_CHECKING:
     from ..game import Game
+    from .declared import Declared
     from ..state import State
+
+
+class PhaseState:
+    """A component's own part of a position, reset at the start of every hand.
+
+    Subclasses are small dataclasses whose fields hold only immutable values
+    (ints, strings, tuples), so that :meth:`copy` (a shallow copy) makes an
+    independent position; a component replaces a field, it never mutates one.
+    """
+
+    def copy(self) -> PhaseState:
+        """An independent copy."""
+        return copy.copy(self)
 
 
 class Component:
     """Base class of phase components."""
 
     kind = "component"
+    index = -1
+    """The component's position in ``game.phases`` (set by :class:`~cardspec.engine.game.Game`)."""
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         self.id: str = d["id"]
@@ -36,25 +54,43 @@ class Component:
         self.game: Game | None = None
 
     # --- building -----------------------------------------------------------------
-    def labels(self) -> list[str]:
-        """Action labels this component names (``order_up``, ``nil``, ...)."""
-        return []
-
-    def declare_labels(self) -> list[str]:
-        """Labels that are declarations."""
-        return []
-
-    def exchange_labels(self) -> list[str]:
-        """Labels that carry cards (kitty exchanges)."""
+    def action_sigs(self) -> list[KindSig]:
+        """The action kinds this component's actions use, with what each carries."""
         return []
 
     def declaration_facts(self) -> list[tuple[str, int, str]]:
         """Scoring facts this component provides: (name, declaration bit, 'flag' or 'bet')."""
         return []
 
+    def declarations(self) -> Declared | None:
+        """What this component declares for verification: card transfers, its bound on actions
+        per hand, the scoring facts it offers (see :mod:`cardspec.engine.components.declared`).
+
+        Called once the component is bound. None (the default) means undeclared:
+        ``cardspec verify`` then fails with ``no proof for <kind> '<id>'``.
+        """
+        return None
+
     def bind(self, game: Game) -> None:
         """Called once the game's action codec exists."""
         self.game = game
+        self.codec: ActionCodec = game.codec
+
+    def zone_ids(self) -> list[str]:
+        """The zones (by id, see :mod:`cardspec.engine.zones`) this component moves cards in or out of."""
+        return []
+
+    def new_state(self) -> PhaseState | None:
+        """This component's state for a new hand (None: it keeps none)."""
+        return None
+
+    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+        """Scoring facts this component offers about a finished hand, for the entity of ``seats``."""
+        return {}
+
+    def result_fields(self, st: State) -> dict[str, Any]:
+        """Fields this component adds to a hand's result in a record (for example the contract)."""
+        return {}
 
     # --- play -----------------------------------------------------------------------
     def start(self, st: State) -> None:
@@ -66,8 +102,15 @@ class Component:
         raise NotImplementedError
 
     def is_legal(self, st: State, a: Action) -> bool:
-        """Whether ``a`` is legal now (override for a faster check)."""
-        return a in self.legal(st)
+        """Whether ``a`` is legal now (override for a faster check).
+
+        With copies of a card in the deck, an action naming another copy of a
+        listed card from the same hand is legal too (see ``ActionCodec.canonical``).
+        """
+        legal = self.legal(st)
+        if a in legal:
+            return True
+        return st.game.deck.has_copies and st.cur >= 0 and self.codec.canonical(a, st.hands[st.cur]) in legal
 
     def apply(self, st: State, a: Action) -> None:
         """Carry out a legal action."""

@@ -19,11 +19,12 @@ from ..errors import Source, SpecError
 
 @dataclass(frozen=True)
 class PileRule:
-    """An undealt pile: name, size (-1 for the rest), what is visible."""
+    """An undealt pile: name and size (-1 for the rest); its zone says who sees it."""
 
     name: str
     count: int
-    visible: str
+    seat: int = -1
+    """A seat whose dealt cards go face down to this pile instead of its hand (a dummy's pile), or -1."""
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,15 @@ class DealRules:
         default_factory=dict, compare=False, repr=False, hash=False)
 
     @staticmethod
-    def build(d: Mapping[str, Any], deck: Deck, players: int, file: str) -> DealRules:
-        """Compile and check that the counts fit the deck."""
-        piles = tuple(PileRule(p["pile"], -1 if p["count"] == "rest" else p["count"],
-                               p.get("visible", "none")) for p in d["undealt"])
+    def build(d: Mapping[str, Any], deck: Deck, players: int, file: str,
+              seat_piles: Mapping[int, str] | None = None) -> DealRules:
+        """Compile and check that the counts fit the deck.
+
+        ``seat_piles``: seats (beyond the ``players`` dealt a hand) whose cards are dealt,
+        in turn like a hand, face down to a pile of that name (bird-dog-2p's dummy).
+        """
+        piles = tuple(PileRule(p["pile"], -1 if p["count"] == "rest" else p["count"]) for p in d["undealt"])
+        piles += tuple(PileRule(name, d["hand_size"], seat) for seat, name in (seat_piles or {}).items())
         names = [p.name for p in piles]
         if len(set(names)) != len(names):
             raise SpecError("two undealt piles share a name", file, key="deal.undealt")
@@ -80,21 +86,34 @@ class DealRules:
                 have[s] += k
                 pos += k
         slices = []
+        on_seats = [pr for pr in self.piles if pr.seat >= 0]
         for pr in self.piles:
-            k = self.pile_sizes(deck_size, nseats)[pr.name]
+            if pr.seat >= 0:
+                continue
+            k = self.pile_sizes(deck_size, nseats - len(on_seats))[pr.name]
             slices.append(slice(pos, pos + k))
             pos += k
         return tuple(tuple(p) for p in positions), tuple(slices)
 
     def deal(self, order: Sequence[Card], seats: Sequence[int], players: int
              ) -> tuple[list[CardMask], dict[str, list[Card]]]:
-        """Deal ``order`` (top first) to ``seats`` (in dealing order), packet by packet."""
+        """Deal ``order`` (top first) to ``seats`` (in dealing order), packet by packet.
+
+        ``players`` is the number of hands (seats) to return. A seat with a pile of its own
+        gets its cards there, the first dealt at the bottom, and an empty hand.
+        """
         positions, slices = self._layout(len(order), len(seats))
         hands = [0] * players
+        on_seat = {pr.seat: pr.name for pr in self.piles if pr.seat >= 0}
+        piles: dict[str, list[Card]] = {}
         for s, where in zip(seats, positions, strict=True):
+            if s in on_seat:
+                piles[on_seat[s]] = [order[p] for p in where]
+                continue
             m = 0
             for p in where:
                 m |= 1 << order[p]
             hands[s] = m
-        piles = {pr.name: list(reversed(order[sl])) for pr, sl in zip(self.piles, slices, strict=True)}
-        return hands, piles
+        undealt = [pr for pr in self.piles if pr.seat < 0]
+        piles.update((pr.name, list(reversed(order[sl]))) for pr, sl in zip(undealt, slices, strict=True))
+        return hands, {pr.name: piles[pr.name] for pr in self.piles}

@@ -16,15 +16,24 @@ Used by: euchre (alone), bird-dog-11 (nil).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Kind, encode
+from ..actions import Action, KindSig
 from ..errors import SpecError
-from .base import Component
+from .base import Component, PhaseState
+from .declared import BOOL, Declared, Fact
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..state import State
+
+
+@dataclass
+class AskState(PhaseState):
+    """The players still to be asked, in order (a tuple: never mutated in place)."""
+
+    asked: tuple[int, ...] = ()
 
 
 class Declarations(Component):
@@ -47,17 +56,17 @@ class Declarations(Component):
             raise SpecError("enabled must be true or false", file, key=f"{key}.enabled")
         self.bit = 0
 
-    def labels(self) -> list[str]:
-        return [self.choice]
+    def action_sigs(self) -> list[KindSig]:
+        return [KindSig("pass"), KindSig("declare", choices=(self.choice,))]
 
-    def declare_labels(self) -> list[str]:
-        return [self.choice]
+    def new_state(self) -> AskState:
+        return AskState()
 
     def bind(self, game: Game) -> None:
         super().bind(game)
-        self.bit = 1 << game.codec.label_index(self.choice)
-        self.action = encode(Kind.DECLARE, arg=game.codec.label_index(self.choice))
-        self.pass_action = encode(Kind.PASS)
+        self.bit = 1 << game.codec.labels.index(self.choice)
+        self.action = self.codec.encode("declare", choice=self.choice)
+        self.pass_action = self.codec.encode("pass")
 
     def declaration_facts(self) -> list[tuple[str, int, str]]:
         kind = "bet" if self.effect == "zero_tricks_bet" else "flag"
@@ -74,17 +83,18 @@ class Declarations(Component):
         return tuple(seats)
 
     def _advance(self, st: State) -> None:
-        # pv values are never mutated in place: State.copy() shares them
-        queue: tuple[int, ...] = st.pv["asked"]
+        cs: AskState = st.cstate[self.index]  # type: ignore[assignment]
+        queue = cs.asked
         if self.limit == "one" and any(d & self.bit for d in st.decl):
             queue = ()
         if queue:
-            st.cur, st.pv["asked"] = queue[0], queue[1:]
+            st.cur, cs.asked = queue[0], queue[1:]
         else:
             st.next_phase()
 
     def start(self, st: State) -> None:
-        st.pv["asked"] = self._asked(st)
+        cs: AskState = st.cstate[self.index]  # type: ignore[assignment]
+        cs.asked = self._asked(st)
         self._advance(st)
 
     def legal(self, st: State) -> list[Action]:
@@ -100,3 +110,14 @@ class Declarations(Component):
             if self.effect == "partner_sits_out":
                 st.out |= st.game.partners_mask[st.cur]
         self._advance(st)
+
+    def declarations(self) -> Declared:
+        """No cards move; each asked player acts once; a flag (and its ``_against``) or a bet fact."""
+        assert self.game is not None
+        k = 1 if self.who == "maker" else self.game.num_players
+        facts: tuple[Fact, ...]
+        if self.effect == "zero_tricks_bet":
+            facts = (Fact(self.choice, ("none", "made", "broken")),)
+        else:
+            facts = (Fact(self.choice, BOOL), Fact(f"{self.choice}_against", BOOL))
+        return Declared((), k, f"{k} players asked once", facts)

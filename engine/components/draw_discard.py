@@ -7,7 +7,12 @@ knock every other player still in has ``final_turns`` more turns. A hand worth
 exactly ``instant_win.value`` ends the round at once (also right after the deal
 when ``check_after_deal`` is on). When the stock is empty, ``stock_exhausted``
 either reshuffles the discard pile under its top card (a seeded chance event)
-or ends the round.
+or ends the round. The discard pile starts empty unless the deal lays it (The
+Card Game turns the top card of the rest of the deck: an undealt pile of 1).
+
+With a ``melding`` clause (:mod:`cardspec.engine.components.melding`) a player
+who has drawn may instead go out (``go out X``: every other card laid in melds,
+``X`` discarded); the others then have ``go_out.final_turns`` more turns.
 
 Used by: riding-the-bus (and, with melding, the-card-game and hand-and-foot).
 """
@@ -18,9 +23,12 @@ from collections.abc import Mapping
 from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Kind, cards_of_action, encode, kind_of
+from ..actions import Action, KindSig
 from ..errors import Source, SpecError
-from .base import Component
+from ..tables import Value
+from .base import Component, PhaseState
+from .declared import BOOL, HAND, Declared, Fact, Transfer
+from .melding import MeldRules, MeldState
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -58,18 +66,78 @@ class DrawDiscard(Component):
                             key=f"{key}.stock_exhausted")
         if self.discard_drawn not in ("allowed", "forbidden"):
             raise SpecError("discard_drawn must be allowed or forbidden", file, key=f"{key}.discard_drawn")
+        ml = d.get("melding")
+        self.melding: MeldRules | None = MeldRules.build(ml, f"{key}.melding", file) if ml else None
+
+    def zone_ids(self) -> list[str]:
+        return ["hand", self.stock, self.discard] + ([self.melding.pile] if self.melding else [])
+
+    def action_sigs(self) -> list[KindSig]:
+        out = [KindSig("draw_stock"), KindSig("draw_discard"), KindSig("discard", cards=(1, 1))]
+        if self.take_count:
+            out.append(KindSig("take", cards=(self.take_count, self.take_count), ordered=True))
+        if self.final_turns is not None:
+            out.append(KindSig("knock"))
+        if self.melding is not None:
+            out.append(KindSig("go_out", cards=(1, 1)))
+        return out
 
     def bind(self, game: Game) -> None:
         super().bind(game)
-        if game.hand_value is None:
-            raise SpecError("a draw_discard phase needs a hand_value clause", self.file, key=self.key)
+        if game.hand_value is None and self.melding is None:
+            raise SpecError("a draw_discard phase needs a hand_value or a melding clause", self.file, key=self.key)
+        if self.melding is not None:
+            self.melding.bind(game, f"{self.key}.melding")
         if self.stock not in {p.name for p in game.deal.piles}:
             raise SpecError(f"stock pile '{self.stock}' is not dealt", self.file, key=f"{self.key}.stock")
         if self.take_count and self.take_count != game.deal.hand_size:
             raise SpecError("take_several.count must equal the hand size (the whole hand is exchanged)",
                             self.file, key=f"{self.key}.take_several")
         self.instant_units = int(self.instant * 2) if self.instant is not None else None
-        self.hv = game.hand_value
+        if self.instant_units is not None and game.hand_value is None:
+            raise SpecError("instant_win needs a hand_value clause", self.file, key=f"{self.key}.instant_win")
+        self.hv = game.hand_value  # type: ignore[assignment]
+
+    def new_state(self) -> PhaseState | None:
+        return MeldState() if self.melding is not None else None
+
+    def _ms(self, st: State) -> MeldState:
+        ms = st.cstate[self.index]
+        assert isinstance(ms, MeldState)
+        return ms
+
+    def meld_deadwood(self, st: State, hand: int) -> int | None:
+        """The tally of ``hand`` in the current round (None without melding); for bots and tests."""
+        if self.melding is None:
+            return None
+        return self.melding.deadwood(hand, st.game.round_index(st.hand_no))
+
+    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+        """With melding: ``deadwood`` (the entity's cards left, less their best melds) and ``went_out``."""
+        if self.melding is None:
+            return {}
+        ridx = st.game.round_index(st.hand_no)
+        return {"deadwood": sum(self.melding.deadwood(st.hands[s], ridx) for s in seats),
+                "went_out": self._ms(st).out_seat in seats}
+
+    def result_fields(self, st: State) -> dict[str, Any]:
+        if self.melding is None:
+            return {}
+        ms = self._ms(st)
+        names = st.game.deck.names
+        return {"went_out": ms.out_seat if ms.out_seat >= 0 else None,
+                "melds": [[names[c] for c in meld] for meld in ms.laid]}
+
+    def _go_out_discards(self, st: State, hand: int, drawn: int) -> list[int]:
+        """The distinct discards after which the rest of ``hand`` can all be laid in melds."""
+        m = self.melding
+        assert m is not None
+        if st.pv["turns"] < sum(st.active) and m.first_turn == "forbidden":
+            return []
+        ridx = st.game.round_index(st.hand_no)
+        deck = st.game.deck
+        held = deck.canonical(hand) if deck.has_copies else hand
+        return m.out_discards(hand, held & ~(1 << drawn if drawn >= 0 else 0), ridx)
 
     # --- flow ---------------------------------------------------------------------
     def _end(self, st: State, how: str) -> None:
@@ -91,7 +159,10 @@ class DrawDiscard(Component):
                 self._end(st, "exhausted")
 
     def start(self, st: State) -> None:
-        st.piles[self.discard] = []
+        if self.discard not in {p.name for p in st.game.deal_for(st.hand_no).piles}:
+            st.piles[self.discard] = []
+        if self.melding is not None:
+            st.piles[self.melding.pile] = []
         st.pv["knocker"] = -1
         st.pv["turns"] = -1  # _begin_turn counts the first turn as turn 0
         if self.check_after_deal and self.instant_units is not None and any(
@@ -105,6 +176,12 @@ class DrawDiscard(Component):
         if self.instant_units is not None and self.hv.value(st.hands[seat]) == self.instant_units:
             self._end(st, "instant")
             return
+        if self.melding is not None and self._ms(st).out_seat >= 0:
+            ms = self._ms(st)
+            ms.final_left -= 0 if ms.out_seat == seat else 1
+            if ms.final_left <= 0:
+                self._end(st, "went_out")
+                return
         if st.pv["knocker"] >= 0:
             left = st.pv["final_left"] - (0 if knocked else 1)
             st.pv["final_left"] = left
@@ -116,43 +193,62 @@ class DrawDiscard(Component):
     # --- actions --------------------------------------------------------------------
     def legal(self, st: State) -> list[Action]:
         deck = st.game.deck
+        codec = self.codec
         hand = st.hands[st.cur]
         if st.pv["stage"] == "discard":
             drawn = st.pv["drawn"] if self.discard_drawn == "forbidden" else -1
-            return [encode(Kind.DISCARD, cards=(c,)) for c in deck.cards_of(hand) if c != drawn]
+            held = deck.canonical(hand & ~(1 << drawn if drawn >= 0 else 0)) if deck.has_copies else hand
+            acts = [codec.encode("discard", cards=(c,)) for c in deck.cards_of(held) if c != drawn]
+            if self.melding is not None and self._ms(st).out_seat < 0:
+                acts += [codec.encode("go_out", cards=(c,)) for c in self._go_out_discards(st, hand, drawn)]
+            return acts
         disc = st.piles[self.discard]
-        out = [encode(Kind.DRAW_STOCK)]
+        out = [codec.encode("draw_stock")]
         if disc:
-            out.append(encode(Kind.DRAW_DISCARD))
+            out.append(codec.encode("draw_discard"))
         if self.take_count and len(disc) >= max(self.take_min, self.take_count):
-            out.extend(encode(Kind.TAKE, cards=p) for p in permutations(deck.cards_of(hand)))
+            takes = {codec.canonical(codec.encode("take", cards=p), hand) for p in permutations(deck.cards_of(hand))}
+            out.extend(takes)
         if self.final_turns is not None and st.pv["knocker"] < 0 and (
                 st.pv["turns"] > 0 or self.first_turn_knock == "allowed"):
-            out.append(encode(Kind.KNOCK))
+            out.append(codec.encode("knock"))
         out.sort()
         return out
 
     def apply(self, st: State, a: Action) -> None:
-        k = kind_of(a)
+        k = self.codec.kind(a)
         seat = st.cur
-        if k == Kind.DRAW_STOCK or k == Kind.DRAW_DISCARD:
-            pile = st.piles[self.stock if k == Kind.DRAW_STOCK else self.discard]
+        if k == "draw_stock" or k == "draw_discard":
+            pile = st.piles[self.stock if k == "draw_stock" else self.discard]
             c = pile.pop()
             st.hands[seat] |= 1 << c
             st.pv["stage"] = "discard"
-            st.pv["drawn"] = c if k == Kind.DRAW_DISCARD else -1
+            st.pv["drawn"] = c if k == "draw_discard" else -1
             return
-        if k == Kind.DISCARD:
-            c = cards_of_action(a)[0]
+        if k == "discard":
+            c = self.codec.cards(a)[0]
             st.hands[seat] &= ~(1 << c)
             st.piles[self.discard].append(c)
             self._end_turn(st, seat, False)
             return
-        if k == Kind.TAKE:
+        if k == "go_out":
+            m = self.melding
+            assert m is not None
+            c = self.codec.cards(a)[0]
+            ms = self._ms(st)
+            ms.laid = m.partition(st.hands[seat] & ~(1 << c), st.game.round_index(st.hand_no))
+            st.piles[m.pile].extend(x for meld in ms.laid for x in meld)
+            st.hands[seat] = 0
+            st.piles[self.discard].append(c)
+            ms.out_seat = seat
+            ms.final_left = (sum(st.active) - 1) * m.final_turns
+            self._end_turn(st, seat, False)
+            return
+        if k == "take":
             disc = st.piles[self.discard]
             took = disc[-self.take_count:]
             del disc[-self.take_count:]
-            disc.extend(cards_of_action(a))
+            disc.extend(self.codec.cards(a))
             st.hands[seat] = st.game.deck.mask(took)
             self._end_turn(st, seat, False)
             return
@@ -162,16 +258,52 @@ class DrawDiscard(Component):
         self._end_turn(st, seat, True)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
-        k = kind_of(a)
-        if k == Kind.KNOCK and st.pv.get("knocker", -1) >= 0:
+        k = self.codec.kind(a)
+        m = self.melding
+        if k == "go_out" and m is not None:
+            if st.pv.get("stage") != "discard":
+                return "a player goes out after drawing", m.go_out_source
+            if self._ms(st).out_seat >= 0:
+                return "someone has already gone out this round", m.go_out_source
+            if st.pv["turns"] < sum(st.active) and m.first_turn == "forbidden":
+                return "no one goes out in the first turn round the table", m.first_turn_source
+            return ("going out lays every other card in melds"
+                    + (f" (at most {m.max_melds})" if m.max_melds > 0 else "") + " and discards this one",
+                    m.go_out_source)
+        if k == "knock" and st.pv.get("knocker", -1) >= 0:
             return "someone has already knocked this round", self.knock_source
-        if k == Kind.KNOCK:
+        if k == "knock":
             return "the first player of a round starts by drawing", self.first_turn_source
-        if k == Kind.TAKE:
+        if k == "take":
             return (f"taking needs at least {max(self.take_min, self.take_count)} cards on the discard "
                     "pile and must name every card of the hand", self.take_source)
-        if k == Kind.DISCARD and st.pv.get("stage") == "discard":
+        if k == "discard" and st.pv.get("stage") == "discard":
             return "that card cannot be discarded now", self.source
         if st.pv.get("stage") == "discard":
             return "the player has drawn and must discard a card", self.source
         return "the player must draw, take or knock first", self.source
+
+    def declarations(self) -> Declared:
+        """Draws, discards, taking several, the reshuffle; no bound on turns; knock facts."""
+        assert self.game is not None
+        moves = [Transfer("draw from the stock", self.stock, HAND, 1, ("draw_stock",)),
+                 Transfer("draw from the discard pile", self.discard, HAND, 1, ("draw_discard",)),
+                 Transfer("discard", HAND, self.discard, 1, ("discard",))]
+        if self.take_count:
+            moves.append(Transfer("take several discards for the hand", HAND, self.discard, self.take_count,
+                                  ("take",), swap=True))
+        if self.exhausted == "reshuffle":  # as the next turn begins: all but the top discard
+            ends_turn = ("discard",) + (("take",) if self.take_count else ()) + \
+                (("knock",) if self.final_turns is not None else ()) + (("go_out",) if self.melding else ())
+            moves.append(Transfer("reshuffle the discards into the stock", self.discard, self.stock,
+                                  (1, self.game.deck.size - 1), ends_turn, chance=True, follow_on=True))
+        facts = [Fact("knocker", BOOL), Fact("ended_by", ("knock", "instant", "exhausted"))]
+        if self.melding is not None:
+            m = self.melding
+            moves.append(Transfer("go out: lay every other card in melds", HAND, m.pile,
+                                  (m.min_size, max(d.hand_size for d in self.game.round_deals)), ("go_out",)))
+            moves.append(Transfer("go out: discard the last card", HAND, self.discard, 1, ("go_out",)))
+            facts = [Fact("ended_by", ("went_out", "exhausted")), Fact("deadwood", tuple(range(
+                m.max_deadwood(self.game) + 1))), Fact("went_out", BOOL)]
+        return Declared(tuple(moves), None, "no player is ever forced to knock, so turns may go on without end",
+                        tuple(facts))

@@ -5,7 +5,17 @@ out; each trick's winner leads the next. ``follow: effective_suit`` makes a
 player follow the led suit as the ranking counts suits (a left bower is trump,
 the Bird Dog keeps its own suit); ``follow: any`` lets anything be played. The
 winner is the card of highest power (see :mod:`cardspec.engine.ranking`),
-the first played among equals.
+the first played among equals (``identical: first_played_wins``, the default:
+two copies of one card in a two-deck game) or the last played
+(``identical: last_played_wins``).
+
+A dummy seat (:mod:`cardspec.engine.seats`) takes part in trick play
+(``dummies_take_part``). ``refill: {seat, from, to}`` keeps that seat's hand
+at ``to`` cards: when the phase starts and after every trick, the top cards of
+the pile ``from`` join its hand until it holds ``to`` (or the pile is empty),
+so the seat follows suit among those cards only (bird-dog-2p's Bird Dog: three
+face-up cards, the next turned after each trick). ``dummy_leads: false`` makes
+the controller of a dummy seat that won a trick lead the next one in its place.
 
 Used by: euchre, bird-dog-11 (and bid-euchre, the buck-euchre family, bird-dog-21).
 """
@@ -13,20 +23,19 @@ Used by: euchre, bird-dog-11 (and bid-euchre, the buck-euchre family, bird-dog-2
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..actions import KIND_SHIFT, Action, Kind, cards_of_action, kind_of
+from ..actions import Action, KindSig
 from ..cards import Card, CardMask
 from ..errors import IllegalActionError, Source, SpecError
 from ..kernels import follow_mask
-from .base import Component
+from .base import Component, PhaseState
+from .declared import ALL, HAND, TRICK, WON, Declared, Fact, Transfer
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..state import State
-
-PLAY_BASE = int(Kind.PLAY) << KIND_SHIFT
-
 
 def plays_fast(hand: CardMask, led_mask: CardMask, following: bool) -> tuple[Card, ...]:
     """The fast path inlined in :meth:`Tricks.legal` and :meth:`Tricks.try_apply`, over plain ints.
@@ -53,21 +62,23 @@ def plays_fast(hand: CardMask, led_mask: CardMask, following: bool) -> tuple[Car
     return tuple(out)
 
 
-def winner_fast(powers: Sequence[int], cards: Sequence[Card]) -> int:
+def winner_fast(powers: Sequence[int], cards: Sequence[Card], last_wins: bool = False) -> int:
     """The trick-winner loop inlined in :meth:`Tricks.try_apply`: index in ``cards`` of the winner.
+
+    Among equal powers the first played wins, or the last with ``last_wins``.
 
     ``powers`` is a row of the trick tables (never negative). The reference is
     :func:`kernels.trick_winner` (via :func:`ranking.trick_winner`); calling it
     from the hot path costs about 2% of Euchre throughput, hence the copy, which
     ``diffbehavior`` and ``tests/test_contracts.py`` hold to the kernel.
 
-    >>> winner_fast((0, 5, 5, 3), [3, 1, 2])
-    1
+    >>> winner_fast((0, 5, 5, 3), [3, 1, 2]), winner_fast((0, 5, 5, 3), [3, 1, 2], last_wins=True)
+    (1, 2)
     """
     best, best_i = -1, 0
     for i, c in enumerate(cards):
         p = powers[c]
-        if p > best:
+        if p > best or (last_wins and p == best):
             best, best_i = p, i
     return best_i
 
@@ -82,6 +93,14 @@ def plays_reference(hand: CardMask, led_mask: CardMask, following: bool) -> tupl
     return tuple(c for c in range(hand.bit_length()) if m >> c & 1)
 
 
+@dataclass
+class TrickState(PhaseState):
+    """How many seats play to each trick this hand, and the next seat after each."""
+
+    playing: int = 0
+    next: tuple[int, ...] = ()
+
+
 class Tricks(Component):
     """Trick play."""
 
@@ -93,15 +112,60 @@ class Tricks(Component):
         self.first_leader: str = d["first_leader"]
         self.follow: str = d["follow"]
         self.winner_source = Source(**d["winner_source"])
+        self.identical: str = d.get("identical", "first_played_wins")
+        if self.identical not in ("first_played_wins", "last_played_wins"):
+            raise SpecError(f"identical must be first_played_wins or last_played_wins, got {self.identical!r}",
+                            file, key=f"{key}.identical")
+        self.last_wins = self.identical == "last_played_wins"
+        """Among cards of equal power (copies of one card) the last played wins the trick."""
+        self.identical_source = Source(**d["identical_source"]) if "identical_source" in d else self.winner_source
+        rf = d.get("refill")
+        self.refill: tuple[str, str, int] | None = (rf["seat"], rf["from"], rf["to"]) if rf else None
+        self.refill_source = Source(**rf["source"]) if rf else None
+        self.refill_seat = -1
+        self.dummy_leads: bool = d.get("dummy_leads", True)
+        """A dummy seat that wins a trick leads the next (else its controller leads from own hand)."""
+
+    dummies_take_part = True
+    """Dummy seats play cards in this phase (see ``State._enter_phase``)."""
 
     def bind(self, game: Game) -> None:
         super().bind(game)
+        if self.refill is not None:
+            self.refill_seat = game.seating.seat_named(self.refill[0])
+            if self.refill_seat < 0:
+                raise SpecError(f"refill seat '{self.refill[0]}' is not a dummy seat", self.file,
+                                key=f"{self.key}.refill.seat")
+            if self.refill[1] not in {p.name for p in game.deal.piles}:
+                raise SpecError(f"refill pile '{self.refill[1]}' is not a pile of the deal", self.file,
+                                key=f"{self.key}.refill.from")
         if game.ranking is None:
             raise SpecError("a tricks phase needs a ranking clause", self.file, key=self.key)
         if self.num_tricks > game.deal.hand_size:
             raise SpecError(f"{self.num_tricks} tricks but hands hold {game.deal.hand_size} cards",
                             self.file, key=f"{self.key}.tricks")
-        self.play = tuple(PLAY_BASE | (c + 1) for c in range(game.deck.size))
+        self.play_base = self.codec.base("play")
+        self.play = tuple(self.codec.encode("play", cards=(c,)) for c in range(game.deck.size))
+        self.copies = game.deck.canonical if game.deck.has_copies else None
+
+    def action_sigs(self) -> list[KindSig]:
+        return [KindSig("play", cards=(1, 1))]
+
+    def zone_ids(self) -> list[str]:
+        return ["hand", "trick", "won"] + ([self.refill[1]] if self.refill else [])
+
+    def _refill(self, st: State) -> None:
+        """Top cards of the refill pile join the refill seat's hand until it holds ``to`` cards."""
+        assert self.refill is not None
+        seat, to = self.refill_seat, self.refill[2]
+        pile = st.piles[self.refill[1]]
+        hand = st.hands[seat]
+        while hand.bit_count() < to and pile:
+            hand |= 1 << pile.pop()
+        st.hands[seat] = hand
+
+    def new_state(self) -> TrickState:
+        return TrickState()
 
     def start(self, st: State) -> None:
         if st.tt is None:  # no trump was made: play without trump
@@ -113,8 +177,11 @@ class Tricks(Component):
             st.cur = st.next_seat(st.dealer)
         st.trick = []
         st.trick_seats = []
-        st.pv["playing"] = sum(1 for s in range(len(st.active)) if st.active[s] and not st.out >> s & 1)
-        st.pv["next"] = tuple(st.next_seat(s) for s in range(len(st.active)))
+        if self.refill is not None:
+            self._refill(st)
+        cs: TrickState = st.cstate[self.index]  # type: ignore[assignment]
+        cs.playing = sum(1 for s in range(len(st.active)) if st.active[s] and not st.out >> s & 1)
+        cs.next = tuple(st.next_seat(s) for s in range(len(st.active)))
 
     def _following(self, st: State) -> bool:
         return bool(st.trick) and self.follow == "effective_suit"
@@ -130,7 +197,11 @@ class Tricks(Component):
         """What :meth:`legal` must return, from :func:`plays_reference` (slow; for tests)."""
         tt = st.tt
         led_mask = tt.suit_mask[st.led] if tt is not None and st.trick else 0
-        return [self.play[c] for c in plays_reference(st.hands[st.cur], led_mask, self._following(st))]
+        plays = plays_reference(st.hands[st.cur], led_mask, self._following(st))
+        if self.copies is not None:
+            keep = self.copies(sum(1 << c for c in plays))
+            plays = tuple(c for c in plays if keep >> c & 1)
+        return [self.play[c] for c in plays]
 
     def legal(self, st: State) -> list[Action]:
         # fast path: plays_fast inlined (see plays_reference for the rule)
@@ -139,6 +210,8 @@ class Tricks(Component):
             f = m & st.tt.suit_mask[st.led]  # type: ignore[union-attr]
             if f:
                 m = f
+        if self.copies is not None:
+            m = self.copies(m)
         play = self.play
         out = []
         while m:
@@ -148,12 +221,12 @@ class Tricks(Component):
         return out
 
     def is_legal(self, st: State, a: Action) -> bool:
-        c = a - PLAY_BASE - 1
+        c = a - self.play_base - 1
         return 0 <= c < len(self.play) and bool(self._mask(st) >> c & 1)
 
     def try_apply(self, st: State, a: Action) -> bool:
         """The checked hot path: legality test and play fused (see :meth:`apply`)."""
-        c = a - PLAY_BASE - 1
+        c = a - self.play_base - 1
         if not 0 <= c < len(self.play):
             return False
         seat = st.cur
@@ -173,16 +246,22 @@ class Tricks(Component):
             st.led = tt.eff_suit[c]
         trick.append(c)
         st.trick_seats.append(seat)
-        pv = st.pv
-        if len(trick) < pv["playing"]:
-            st.cur = pv["next"][seat]
+        cs: TrickState = st.cstate[self.index]  # type: ignore[assignment]
+        if len(trick) < cs.playing:
+            st.cur = cs.next[seat]
             return True
         row = tt.power[st.led]  # winner_fast inlined (reference: ranking.trick_winner)
         best, best_i = -1, 0
-        for i, x in enumerate(trick):
-            p = row[x]
-            if p > best:
-                best, best_i = p, i
+        if self.last_wins:
+            for i, x in enumerate(trick):
+                p = row[x]
+                if p >= best:
+                    best, best_i = p, i
+        else:
+            for i, x in enumerate(trick):
+                p = row[x]
+                if p > best:
+                    best, best_i = p, i
         w = st.trick_seats[best_i]
         st.tricks[w] += 1
         won = st.won[w]
@@ -192,10 +271,14 @@ class Tricks(Component):
         st.trick_winners.append(w)
         st.trick = []
         st.trick_seats = []
+        if self.refill is not None:
+            self._refill(st)
         if len(st.trick_winners) == self.num_tricks:
             st.next_phase()
-        else:
+        elif self.dummy_leads:
             st.cur = w
+        else:
+            st.cur = st.controller[w]
         return True
 
     def apply(self, st: State, a: Action) -> None:
@@ -204,12 +287,22 @@ class Tricks(Component):
             raise IllegalActionError(st.game.action_name(a), reason, src)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
-        if kind_of(a) != Kind.PLAY:
+        if self.codec.kind(a) != "play":
             return "a card must be played", self.source
-        c = cards_of_action(a)[0]
+        c = self.codec.cards(a)[0]
         deck = st.game.deck
         if not 0 <= c < deck.size or not st.hands[st.cur] >> c & 1:
             name = deck.names[c] if 0 <= c < deck.size else str(c)
             return f"{name} is not in seat {st.cur}'s hand", self.source
         suit = deck.suits[st.led]
         return f"seat {st.cur} holds {suit} and must follow the led suit {suit}", self.source
+
+    def declarations(self) -> Declared:
+        """A card from hand to the trick, the completed trick to its winner; tricks × players plays."""
+        assert self.game is not None
+        n, t = self.game.num_seats, self.num_tricks  # a dummy seat plays to every trick too
+        refill = (Transfer("turn up the refill seat's next cards", self.refill[1], HAND, (0, self.refill[2]),
+                           ("play",), follow_on=True),) if self.refill else ()
+        return Declared((Transfer("play a card to the trick", HAND, TRICK, 1, ("play",)),
+                         Transfer("collect a trick", TRICK, WON, ALL, ("play",), follow_on=True), *refill),
+                        t * n, f"{t} tricks of at most {n} cards", (Fact("tricks", tuple(range(t + 1))),))

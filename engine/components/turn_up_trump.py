@@ -9,7 +9,10 @@ Rounds run clockwise from the dealer's left, each player passing or acting once:
 
 When every player passes the last round, ``all_pass`` decides: the dealer
 must name (so may not pass in the last round), the hand is thrown in and
-redealt, or the next undealt card is turned and fixes trump with no maker.
+redealt, the next undealt card is turned and fixes trump with no maker
+(``turn_up_fixed``), or the card turned for the last round fixes it
+(``up_card_fixed``: bird-dog-2p, whose last declare round is over the
+card that already established trump).
 A ``kitty_exchange`` (Euchre's Farmer's Hand) lets a player holding enough
 cards of some ranks swap them for cards of the kitty, counting as a pass.
 
@@ -20,16 +23,29 @@ bird-dog-21 and bird-dog-2p).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Kind, arg_of, cards_of_action, encode, kind_of
+from ..actions import Action, KindSig
 from ..errors import Source, SpecError
-from .base import Component
+from .base import Component, PhaseState
+from .declared import BOOL, DEALER, HAND, Declared, Fact, Transfer
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..state import State
+
+
+@dataclass
+class CallingState(PhaseState):
+    """The calling phase's own part of a position."""
+
+    round: int = 0
+    passes: int = 0
+    discarding: bool = False
+    exchanged: bool = False
+    farmer: int = -1
 
 
 class TurnUpTrump(Component):
@@ -44,8 +60,8 @@ class TurnUpTrump(Component):
         self.round_sources = [Source(**r["source"]) for r in d["rounds"]]
         self.all_pass: str = d["all_pass"]
         self.all_pass_source = Source(**d["all_pass_source"])
-        if self.all_pass not in ("dealer_must_name", "redeal", "turn_up_fixed"):
-            raise SpecError("all_pass must be dealer_must_name, redeal or turn_up_fixed, "
+        if self.all_pass not in ("dealer_must_name", "redeal", "turn_up_fixed", "up_card_fixed"):
+            raise SpecError("all_pass must be dealer_must_name, redeal, turn_up_fixed or up_card_fixed, "
                             f"got {self.all_pass!r}",
                             file, key=f"{key}.all_pass")
         ex = d.get("kitty_exchange")
@@ -56,14 +72,27 @@ class TurnUpTrump(Component):
                 raise SpecError("an accept_turn_up round needs turn_up and action", file,
                                 key=f"{key}.rounds.{i}")
 
-    def labels(self) -> list[str]:
-        out = [r["action"] for r in self.rounds if r["kind"] == "accept_turn_up"]
-        if self.exchange:
-            out.append(self.exchange["name"])
-        return out
+    def zone_ids(self) -> list[str]:
+        return ["hand", self.pile]
 
-    def exchange_labels(self) -> list[str]:
-        return [self.exchange["name"]] if self.exchange else []
+    def new_state(self) -> CallingState:
+        return CallingState()
+
+    def _s(self, st: State) -> CallingState:
+        return st.cstate[self.index]  # type: ignore[return-value]
+
+    def action_sigs(self) -> list[KindSig]:
+        out = [KindSig("pass"), KindSig("discard", cards=(1, 1))]
+        accepts = tuple(dict.fromkeys(r["action"] for r in self.rounds if r["kind"] == "accept_turn_up"))
+        if accepts:
+            out.append(KindSig("accept", choices=accepts))
+        if any(r["kind"] == "name_suit" for r in self.rounds):
+            out.append(KindSig("name", suit=True))
+        if self.exchange:
+            n = self.exchange["count"]
+            # one card up to the trade size parse, so a short trade is refused by the rule (and cites it)
+            out.append(KindSig("exchange", choices=(self.exchange["name"],), cards=(1, n)))
+        return out
 
     def bind(self, game: Game) -> None:
         super().bind(game)
@@ -77,8 +106,6 @@ class TurnUpTrump(Component):
         if ups and max(ups) >= size:
             raise SpecError(f"turn-up {max(ups)} needs more than the {size} cards of '{self.pile}'",
                             self.file, key=self.key)
-        self.accept_arg = {i: game.codec.label_index(r["action"])
-                           for i, r in enumerate(self.rounds) if r["kind"] == "accept_turn_up"}
         if self.exchange:
             ex = self.exchange
             bad = [r for r in ex["ranks"] if r not in deck.ranks]
@@ -86,11 +113,14 @@ class TurnUpTrump(Component):
                 raise SpecError(f"exchange ranks {bad} are not in the deck", self.file, key=self.key)
             self.ex_ranks = frozenset(deck.ranks.index(r) for r in ex["ranks"])
             self.ex_mask = sum(1 << c for c in range(deck.size) if deck.rank_of[c] in self.ex_ranks)
-            self.ex_arg = game.codec.label_index(ex["name"])
-        self.pass_action = encode(Kind.PASS)
-        self.discard_action = tuple(encode(Kind.DISCARD, cards=(c,)) for c in range(deck.size))
-        self.accept_action = {r: encode(Kind.ACCEPT, arg=x) for r, x in self.accept_arg.items()}
-        self.name_action = tuple(encode(Kind.NAME, arg=s) for s in range(len(deck.suits)))
+        codec = self.codec
+        self.pass_action = codec.encode("pass")
+        self.discard_action = tuple(codec.encode("discard", cards=(c,)) for c in range(deck.size))
+        self.accept_action = {i: codec.encode("accept", choice=r["action"])
+                              for i, r in enumerate(self.rounds) if r["kind"] == "accept_turn_up"}
+        self.exchange_base = codec.base("exchange", self.exchange["name"]) if self.exchange else 0
+        self.name_action = tuple(codec.encode("name", suit=s) for s in range(len(deck.suits))) \
+            if "name" in codec.sigs else ()
 
     # --- helpers ---------------------------------------------------------------
     def _turn_up(self, st: State, k: int) -> int:
@@ -98,8 +128,8 @@ class TurnUpTrump(Component):
         return pile[-1 - k]
 
     def _enter_round(self, st: State, r: int) -> None:
-        st.pv["round"] = r
-        st.pv["passes"] = 0
+        self._s(st).round = r
+        self._s(st).passes = 0
         rd = self.rounds[r]
         if rd["kind"] == "accept_turn_up":
             st.up = self._turn_up(st, rd["turn_up"])
@@ -114,7 +144,7 @@ class TurnUpTrump(Component):
 
     def _forced(self, st: State) -> bool:
         """The dealer may not pass: last round, everyone else passed, dealer must name."""
-        r = st.pv["round"]
+        r = self._s(st).round
         return (self.all_pass == "dealer_must_name" and r == len(self.rounds) - 1
                 and st.cur == st.dealer)
 
@@ -122,9 +152,11 @@ class TurnUpTrump(Component):
         self._enter_round(st, 0)
 
     def legal(self, st: State) -> list[Action]:
-        if st.pv.get("discarding"):
-            return [self.discard_action[c] for c in st.game.deck.cards_of(st.hands[st.cur])]
-        r = st.pv["round"]
+        if self._s(st).discarding:
+            deck = st.game.deck
+            held = deck.canonical(st.hands[st.cur]) if deck.has_copies else st.hands[st.cur]
+            return [self.discard_action[c] for c in deck.cards_of(held)]
+        r = self._s(st).round
         rd = self.rounds[r]
         out: list[Action] = []
         if rd["kind"] == "accept_turn_up":
@@ -134,7 +166,7 @@ class TurnUpTrump(Component):
             out.extend(a for s, a in enumerate(self.name_action) if s != skip)
         if not self._forced(st):
             out.append(self.pass_action)
-            if self.exchange and self.exchange.get("scope", "turn") == "hand" and st.pv.get("farmer") == st.cur:
+            if self.exchange and self.exchange.get("scope", "turn") == "hand" and self._s(st).farmer == st.cur:
                 return [self.pass_action]  # the exchange was this player's pass for the whole hand
         if self.exchange:
             out.extend(self._exchanges(st))
@@ -143,43 +175,46 @@ class TurnUpTrump(Component):
 
     def _exchanges(self, st: State) -> list[Action]:
         ex = self.exchange
-        if not ex or st.pv["round"] not in ex["rounds"] or st.pv.get("exchanged") or self._forced(st):
+        if not ex or self._s(st).round not in ex["rounds"] or self._s(st).exchanged or self._forced(st):
             return []
         held = st.hands[st.cur] & self.ex_mask
         if held.bit_count() < ex["count"]:
             return []
         eligible = list(st.game.deck.cards_of(held))
-        return [encode(Kind.EXCHANGE, arg=self.ex_arg, cards=combo)
-                for combo in combinations(eligible, ex["count"])]
+        base, pack = self.exchange_base, self.codec.with_cards
+        if not st.game.deck.has_copies:
+            return [pack(base, combo) for combo in combinations(eligible, ex["count"])]
+        canonical = self.codec.canonical
+        return sorted({canonical(pack(base, combo), held) for combo in combinations(eligible, ex["count"])})
 
     def apply(self, st: State, a: Action) -> None:
-        k = kind_of(a)
+        k = self.codec.kind(a)
         deck = st.game.deck
-        if k == Kind.DISCARD:
-            c = cards_of_action(a)[0]
+        if k == "discard":
+            c = self.codec.cards(a)[0]
             st.hands[st.cur] &= ~(1 << c)
             st.piles[self.pile].append(c)
-            st.pv["discarding"] = False
+            self._s(st).discarding = False
             st.next_phase()
             return
-        if k == Kind.ACCEPT:
+        if k == "accept":
             up = st.up
             st.set_trump(deck.suit_of[up], up, st.cur)
-            if self.rounds[st.pv["round"]].get("dealer_exchange"):
+            if self.rounds[self._s(st).round].get("dealer_exchange"):
                 st.piles[self.pile].remove(up)
                 st.hands[st.dealer] |= 1 << up
-                st.pv["discarding"] = True
+                self._s(st).discarding = True
                 st.cur = st.dealer
                 return
             st.next_phase()
             return
-        if k == Kind.NAME:
-            st.set_trump(arg_of(a), -1, st.cur)
+        if k == "name":
+            st.set_trump(self.codec.suit(a), -1, st.cur)
             st.next_phase()
             return
-        if k == Kind.EXCHANGE:
+        if k == "exchange":
             assert self.exchange is not None
-            give = cards_of_action(a)
+            give = self.codec.cards(a)
             pile = st.piles[self.pile]
             n = self.exchange["count"]
             take = pile[:n] if self.exchange["from"] == "bottom" else pile[-n:]
@@ -191,21 +226,25 @@ class TurnUpTrump(Component):
                 pile[:n] = list(give)
             else:
                 pile[-n:] = list(give)
-            st.pv["exchanged"] = True
-            st.pv["farmer"] = st.cur
+            self._s(st).exchanged = True
+            self._s(st).farmer = st.cur
             if not self.exchange["counts_as_pass"]:
                 return
         # a pass (an exchange counts as one)
-        st.pv["passes"] += 1
-        if st.pv["passes"] < sum(st.active):
+        self._s(st).passes += 1
+        if self._s(st).passes < sum(st.active):
             st.cur = st.next_seat(st.cur)
             return
-        r = st.pv["round"] + 1
+        r = self._s(st).round + 1
         if r < len(self.rounds):
             self._enter_round(st, r)
             return
         if self.all_pass == "redeal":
             st.redeal()
+            return
+        if self.all_pass == "up_card_fixed":  # the card turned for the last round fixes trump, with no maker
+            st.set_trump(deck.suit_of[st.up], st.up, -1)
+            st.next_phase()
             return
         # turn_up_fixed: the next card is turned and fixes trump, with no maker
         ups = [rd["turn_up"] for rd in self.rounds if rd["kind"] == "accept_turn_up"]
@@ -216,18 +255,37 @@ class TurnUpTrump(Component):
         st.next_phase()
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
-        k = kind_of(a)
-        r = st.pv.get("round", 0)
-        if st.pv.get("discarding"):
+        k = self.codec.kind(a)
+        r = self._s(st).round
+        if self._s(st).discarding:
             return "the dealer must discard a card from hand", self.round_sources[r]
-        if k == Kind.PASS and self._forced(st):
+        if k == "pass" and self._forced(st):
             return "the dealer may not pass: everyone else has passed", self.all_pass_source
-        if k == Kind.NAME and self.rounds[r]["kind"] == "name_suit":
+        if k == "name" and self.rounds[r]["kind"] == "name_suit":
             return "the suit that was turned down may not be named", self.round_sources[r]
-        if k == Kind.EXCHANGE and self.exchange_source is not None:
+        if k == "exchange" and self.exchange_source is not None:
             return "the exchange needs the named cards of the allowed ranks, once per hand, " \
                    "in the allowed round", self.exchange_source
         return f"not allowed in round {r + 1} of calling trump", self.round_sources[r]
 
     def hidden(self, a: Action) -> bool:
-        return kind_of(a) in (Kind.DISCARD, Kind.EXCHANGE)
+        return self.codec.kind(a) in ("discard", "exchange")
+
+    def declarations(self) -> Declared:
+        """The dealer's pick-up and discard, the kitty exchange; rounds × players turns; maker facts."""
+        assert self.game is not None
+        n = self.game.num_players
+        moves: list[Transfer] = []
+        extra = 0
+        if any(r.get("dealer_exchange") for r in self.rounds):
+            moves.append(Transfer("dealer picks up the turned card", self.pile, DEALER, 1, ("accept",)))
+            moves.append(Transfer("dealer discards", HAND, self.pile, 1, ("discard",)))
+            extra += 1
+        ex = self.exchange
+        if ex:
+            moves.append(Transfer(f"{ex['name']} exchange", HAND, self.pile, ex["count"], ("exchange",),
+                                  swap=True))
+            extra += 0 if ex["counts_as_pass"] else 1
+        rounds = len(self.rounds)
+        return Declared(tuple(moves), rounds * n + extra, f"{rounds} rounds of {n} turns, {extra} exchange",
+                        (Fact("maker", BOOL), Fact("trump_made", BOOL)))

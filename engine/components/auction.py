@@ -1,0 +1,281 @@
+"""The ``auction`` component: bidding for a contract of a number of tricks (and perhaps trump).
+
+Players bid in turn, starting left of the dealer (``first: left_of_dealer``).
+A bid is a number of tricks from ``min`` to ``max`` and, with
+``suit_in_bid``, a trump suit (``no_trump`` adds ``NT``); it reads ``bid 6 H``.
+Each bid must outbid the standing one: ``outbid: higher_number`` asks for a
+strictly higher number (the suit may repeat or change), ``higher_number_or_new_suit``
+also accepts the same number with another suit. Anyone may pass instead.
+
+``end`` says when the auction stops: ``{rounds: R}`` after ``R`` turns of
+every player (one round ends with the dealer), or ``{passes: N}`` once ``N``
+passes in a row follow a bid. ``all_pass`` says what happens when nobody bids:
+``dealer_must_bid`` (the dealer may not pass on the last turn if nobody has
+bid; ``forced_bid: minimum`` limits that bid to ``min``) or ``redeal`` (the
+hand is thrown in). The highest bidder holds the contract and is the maker:
+with ``suit_in_bid`` the bid's suit is trump at once; otherwise the bidder
+then names trump (``name H``, or ``name NT`` with ``no_trump``).
+
+The contract is this component's state (:class:`AuctionState`); scoring sees
+``contract`` (``none`` for an entity without it, else ``made`` or ``set``:
+its tricks reached the bid or not), ``bid`` (the contract's number for the
+entity holding it, else 0), and ``maker`` / ``trump_made``. Hand results
+carry ``contract: {seat, bid, suit}``. Bids are public: no action is hidden.
+
+Used by: bid-euchre (one round ending with the dealer, number and suit, the
+dealer must bid). Planned (docs/design.md): dirty-clubs (one round, number
+only, then the winner names trump or no trump) and buck-euchre-3p (until two
+passes in a row, number only, bids above the hand's tricks allowed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..actions import NO_SUIT, NO_TRUMP, Action, KindSig
+from ..errors import IllegalActionError, Source, SpecError
+from ..tables import Value
+from .base import Component, PhaseState
+from .declared import BOOL, Declared, Fact
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import State
+
+OUTBID = ("higher_number", "higher_number_or_new_suit")
+ALL_PASS = ("dealer_must_bid", "redeal")
+FORCED_BID = ("any", "minimum")
+CONTRACT = ("none", "made", "set")
+"""The domain of the ``contract`` fact."""
+
+
+@dataclass
+class AuctionState(PhaseState):
+    """The standing bid and the turn count of one hand's auction (immutable fields only)."""
+
+    high: int = 0
+    """The standing bid's number (0: nobody has bid)."""
+    suit: int = NO_SUIT
+    """The standing bid's suit (a suit index, ``NO_TRUMP``, or ``NO_SUIT`` when bids name none)."""
+    bidder: int = -1
+    """The seat holding the standing bid (-1: nobody)."""
+    turns: int = 0
+    """Turns taken so far (bids and passes)."""
+    passes: int = 0
+    """Passes in a row since the last bid (or since the start)."""
+    naming: bool = False
+    """The auction is over and the bidder is to name trump."""
+
+
+class Auction(Component):
+    """Bidding for the contract."""
+
+    kind = "auction"
+
+    def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
+        super().__init__(d, key, file)
+        self.min_bid: int = d["min"]
+        self.max_bid: int = d["max"]
+        self.suit_in_bid: bool = d["suit_in_bid"]
+        self.no_trump: bool = d.get("no_trump", False)
+        self.outbid: str = d["outbid"]
+        self.all_pass: str = d["all_pass"]
+        self.forced_bid: str = d.get("forced_bid", "any")
+        self.first: str = d["first"]
+        end = d["end"]
+        self.rounds: int = end.get("rounds", 0)
+        self.passes: int = end.get("passes", 0)
+        self.end_source = Source(**d["end_source"]) if "end_source" in d else self.source
+        self.max_source = Source(**d["max_source"]) if "max_source" in d else self.source
+        self.outbid_source = Source(**d["outbid_source"]) if "outbid_source" in d else self.source
+        self.all_pass_source = Source(**d["all_pass_source"])
+        self.forced_source = Source(**d["forced_bid_source"]) if "forced_bid_source" in d else \
+            self.all_pass_source
+        for k, v, allowed in (("outbid", self.outbid, OUTBID), ("all_pass", self.all_pass, ALL_PASS),
+                              ("forced_bid", self.forced_bid, FORCED_BID), ("first", self.first, ("left_of_dealer",))):
+            if v not in allowed:
+                raise SpecError(f"{k} must be one of {list(allowed)}, got {v!r}", file, key=f"{key}.{k}")
+        for k, b in (("suit_in_bid", self.suit_in_bid), ("no_trump", self.no_trump)):
+            if type(b) is not bool:
+                raise SpecError(f"{k} must be true or false, got {b!r}", file, key=f"{key}.{k}")
+        if type(self.min_bid) is not int or type(self.max_bid) is not int or not 1 <= self.min_bid <= self.max_bid:
+            raise SpecError(f"bids need integers 1 <= min <= max, got min {self.min_bid!r}, max {self.max_bid!r}",
+                            file, key=f"{key}.max")
+        if (self.rounds > 0) == (self.passes > 0):
+            raise SpecError("end needs exactly one of 'rounds' or 'passes'", file, key=f"{key}.end")
+        if self.outbid == "higher_number_or_new_suit" and not self.suit_in_bid:
+            raise SpecError("outbid by a new suit needs bids that name a suit", file, key=f"{key}.outbid")
+
+    # --- building ---------------------------------------------------------------
+    def action_sigs(self) -> list[KindSig]:
+        out = [KindSig("pass"), KindSig("bid", number=(self.min_bid, self.max_bid), suit=self.suit_in_bid,
+                                        no_trump=self.suit_in_bid and self.no_trump)]
+        if not self.suit_in_bid:
+            out.append(KindSig("name", suit=True, no_trump=self.no_trump))
+        return out
+
+    def bind(self, game: Game) -> None:
+        super().bind(game)
+        codec = self.codec
+        self.pass_action = codec.encode("pass")
+        self.suits: tuple[int, ...] = tuple(range(len(game.deck.suits))) + ((NO_TRUMP,) if self.no_trump else ())
+        if self.suit_in_bid:
+            self.bids = {(n, s): codec.encode("bid", number=n, suit=s)
+                         for n in range(self.min_bid, self.max_bid + 1) for s in self.suits}
+            self.name_actions: dict[int, Action] = {}
+        else:
+            self.bids = {(n, NO_SUIT): codec.encode("bid", number=n) for n in range(self.min_bid, self.max_bid + 1)}
+            self.name_actions = {s: codec.encode("name", suit=s) for s in self.suits}
+
+    def new_state(self) -> AuctionState:
+        return AuctionState()
+
+    def _s(self, st: State) -> AuctionState:
+        return st.cstate[self.index]  # type: ignore[return-value]
+
+    # --- the rules ------------------------------------------------------------------
+    def _players(self, st: State) -> int:
+        return len(st.seats_from(st.dealer))
+
+    def _last_turn(self, st: State, cs: AuctionState) -> bool:
+        """Whether the player to act has the auction's last turn if nobody bids."""
+        n = self._players(st)
+        return cs.turns == self.rounds * n - 1 if self.rounds else cs.passes == n - 1
+
+    def forced(self, st: State) -> bool:
+        """Whether the player to act may not pass: nobody has bid and this is the dealer's last turn."""
+        cs = self._s(st)
+        return (self.all_pass == "dealer_must_bid" and cs.bidder < 0 and not cs.naming
+                and st.cur == st.dealer and self._last_turn(st, cs))
+
+    def _outbids(self, cs: AuctionState, n: int, s: int) -> bool:
+        if n > cs.high:
+            return True
+        return self.outbid == "higher_number_or_new_suit" and cs.bidder >= 0 and n == cs.high and s != cs.suit
+
+    def legal(self, st: State) -> list[Action]:
+        cs = self._s(st)
+        if cs.naming:
+            return sorted(self.name_actions.values())
+        forced = self.forced(st)
+        out = [] if forced else [self.pass_action]
+        lo = self.min_bid if forced and self.forced_bid == "minimum" else 0
+        hi = self.min_bid if forced and self.forced_bid == "minimum" else self.max_bid
+        out += [a for (n, s), a in self.bids.items() if (lo <= n <= hi) and self._outbids(cs, n, s)]
+        out.sort()
+        return out
+
+    def is_legal(self, st: State, a: Action) -> bool:
+        return a in self.legal(st)
+
+    def apply(self, st: State, a: Action) -> None:
+        if not self.try_apply(st, a):
+            reason, src = self.why_illegal(st, a)
+            raise IllegalActionError(st.game.action_name(a), reason, src)
+
+    def try_apply(self, st: State, a: Action) -> bool:
+        if not self.is_legal(st, a):
+            return False
+        self._do(st, a)
+        return True
+
+    def _do(self, st: State, a: Action) -> None:
+        cs = self._s(st)
+        kind = self.codec.kind(a)
+        if kind == "name":
+            s = self.codec.suit(a)
+            st.set_trump(s if s >= 0 else -1, -1, cs.bidder)
+            cs.naming = False
+            st.next_phase()
+            return
+        cs.turns += 1
+        if kind == "bid":
+            number = self.codec.number(a)
+            assert number is not None
+            cs.high, cs.suit, cs.bidder, cs.passes = number, self.codec.suit(a), st.cur, 0
+        else:
+            cs.passes += 1
+        n = self._players(st)
+        over = cs.turns >= self.rounds * n if self.rounds else (
+            cs.passes >= self.passes if cs.bidder >= 0 else cs.passes >= n)
+        if not over:
+            st.cur = st.next_seat(st.cur)
+            return
+        if cs.bidder < 0:  # everyone passed (all_pass: redeal; the forced dealer never passes)
+            st.redeal()
+            return
+        if self.suit_in_bid:
+            st.set_trump(cs.suit if cs.suit >= 0 else -1, -1, cs.bidder)
+            st.next_phase()
+            return
+        cs.naming = True
+        st.cur = cs.bidder
+
+    def start(self, st: State) -> None:
+        st.cur = st.next_seat(st.dealer)
+
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+        cs = self._s(st)
+        kind = self.codec.kind(a)
+        if cs.naming:
+            return f"the auction is over: seat {cs.bidder} holds the contract and names trump", self.source
+        if kind == "pass" and self.forced(st):
+            return "nobody has bid, so the dealer must bid and may not pass", self.all_pass_source
+        if kind != "bid":
+            return "in the auction a player bids or passes", self.source
+        n = self.codec.number(a)
+        assert n is not None
+        if not self.min_bid <= n <= self.max_bid:
+            return f"a bid is a number of tricks from {self.min_bid} to {self.max_bid}", self.max_source
+        if self.forced(st) and self.forced_bid == "minimum" and n != self.min_bid:
+            return f"the dealer, forced to bid, bids {self.min_bid}", self.forced_source
+        standing = self._show(cs.high, cs.suit)
+        if self.outbid == "higher_number":
+            return f"a bid must name more tricks than the standing bid {standing}", self.outbid_source
+        return (f"a bid must name more tricks than the standing bid {standing}, or as many with "
+                "another suit", self.outbid_source)
+
+    def _show(self, n: int, s: int) -> str:
+        deck_suits = self.game.deck.suits if self.game is not None else ()
+        suit = "NT" if s == NO_TRUMP else deck_suits[s] if s >= 0 else ""
+        return f"{n} {suit}".strip()
+
+    # --- results and scoring ------------------------------------------------------
+    def contract(self, st: State) -> tuple[int, int, int] | None:
+        """The contract (seat, number, suit) once someone has bid, else None."""
+        cs = self._s(st)
+        return (cs.bidder, cs.high, cs.suit) if cs.bidder >= 0 else None
+
+    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+        cs = self._s(st)
+        if cs.bidder < 0 or cs.bidder not in seats:
+            return {"contract": "none", "bid": 0}
+        took = sum(st.tricks[s] for s in seats)
+        return {"contract": "made" if took >= cs.high else "set", "bid": cs.high}
+
+    def result_fields(self, st: State) -> dict[str, Any]:
+        cs = self._s(st)
+        if cs.bidder < 0:
+            return {"contract": None}
+        suit = "NT" if cs.suit == NO_TRUMP else st.game.deck.suits[cs.suit] if cs.suit >= 0 else None
+        return {"contract": {"seat": cs.bidder, "bid": cs.high, "suit": suit}}
+
+    def declarations(self) -> Declared:
+        """No cards move; each player bids or passes in turn; the contract facts."""
+        assert self.game is not None
+        n = self.game.num_players
+        naming = 0 if self.suit_in_bid else 1
+        limit: int | None
+        if self.rounds:
+            limit, why = self.rounds * n + naming, f"{self.rounds} round(s) of {n} turns" + (
+                ", then the bidder names trump" if naming else "")
+        elif self.outbid == "higher_number":
+            bids = self.max_bid - self.min_bid + 1
+            limit = bids * self.passes + n + naming
+            why = f"at most {bids} rising bids, each followed by fewer than {self.passes + 1} passes"
+        else:
+            limit, why = None, "bids of one number in new suits may go on for ever"
+        return Declared((), limit, why, (Fact("maker", BOOL), Fact("trump_made", BOOL), Fact("contract", CONTRACT),
+                                         Fact("bid", tuple(range(self.max_bid + 1)))))

@@ -1,0 +1,223 @@
+"""Melding for ``draw_discard`` turns: sets, runs, wild cards, going out and the tally of cards left.
+
+The ``melding`` clause of a ``draw_discard`` phase. Used by The Card Game (sets
+and runs of 3 or more, the round's wild rank, "at least 1 'normal' card" per
+meld, go out by melding every card but the discard) and, later, Hand and Foot.
+The arithmetic is :mod:`cardspec.engine.melds`; this module turns a clause into
+its parameters and keeps the per-hand state.
+
+Going out is one action, ``go out X``: after drawing, the player lays ALL the
+other cards of the hand face up in melds (on the ``pile`` zone) and discards
+``X`` ("you must use all your cards, and you must discard"). The legal list
+holds one ``go out`` per distinct discard after which the rest can be laid in
+at most ``max_melds`` melds; the melds laid are the deterministic partition of
+:func:`melds.meld_partition <cardspec.engine.melds.meld_partition>` (written to
+the hand's result as ``melds``), so a record never names a partition and the
+list stays as short as the hand. After someone goes out every other player has
+``final_turns`` more turns (draw and discard), then the round ends
+(``ended_by: went_out``).
+
+Tally: every player's cards left in hand count their ``values`` against them,
+less the best melds they hold (``tally: several``: any number of disjoint melds,
+:func:`melds.min_deadwood`; ``tally: one``: a single meld). Facts per scoring
+entity: ``deadwood`` (int) and ``went_out`` (bool: a player of the entity went out).
+
+Spec keys: ``pile``, ``kinds`` (``set``, ``run``), ``min_size``, ``min_natural``,
+``wild_rank`` (a rank, ``none``, or a round parameter ``{$round: wild_rank}``),
+``runs`` (``ace``: the ace's rank, ``ace_position``: ``low``, ``high``,
+``low_or_high`` or ``wrap``), ``values`` (per rank), ``tally``, ``go_out``
+(``final_turns``, ``max_melds``, ``first_turn``: ``allowed`` or ``forbidden`` in
+the first time round the table) and the sources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .. import melds
+from ..cards import Card, CardMask, Deck
+from ..errors import Source, SpecError
+from .base import PhaseState
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+ACE_POSITIONS = {"low": (True, False, False), "high": (False, True, False),
+                 "low_or_high": (True, True, False), "wrap": (True, True, True)}
+"""``runs.ace_position`` -> (ace low, ace high, wrap round the corner)."""
+
+MEMO_LIMIT = 1 << 15
+
+
+@dataclass
+class MeldState(PhaseState):
+    """Per hand: who went out (-1: nobody yet), turns left after that, the melds laid."""
+
+    out_seat: int = -1
+    final_left: int = 0
+    laid: tuple[tuple[Card, ...], ...] = ()
+
+
+@dataclass
+class MeldRules:
+    """A compiled ``melding`` clause (bound to a game by :meth:`bind`)."""
+
+    pile: str
+    kinds: int
+    min_size: int
+    min_natural: int
+    wild_spec: Any
+    ace: str | None
+    ace_position: str
+    values_by_rank: Mapping[str, int]
+    tally: str
+    final_turns: int
+    max_melds: int
+    first_turn: str
+    source: Source
+    go_out_source: Source
+    first_turn_source: Source
+    tally_source: Source
+    wild_by_round: tuple[int, ...] = ()
+    value_of: tuple[int, ...] = ()
+    rule: dict[str, Any] = field(default_factory=dict)
+    deck: Deck | None = None
+    _memo: dict[tuple[str, CardMask, int], Any] = field(default_factory=dict, repr=False)
+
+    @staticmethod
+    def build(d: Mapping[str, Any], key: str, file: str) -> MeldRules:
+        """Compile the clause (the wild rank may still be a round reference)."""
+        kinds = 0
+        for k in d["kinds"]:
+            kinds |= {"set": melds.SET, "run": melds.RUN}[k]
+        runs = d.get("runs", {})
+        pos = runs.get("ace_position", "low")
+        if pos not in ACE_POSITIONS:
+            raise SpecError(f"runs.ace_position must be one of {list(ACE_POSITIONS)}", file,
+                            key=f"{key}.runs.ace_position")
+        go = d["go_out"]
+        max_melds = go.get("max_melds", -1)
+        if type(max_melds) is not int or max_melds == 0 or max_melds < -1:
+            raise SpecError("go_out.max_melds must be -1 (any number) or at least 1", file,
+                            key=f"{key}.go_out.max_melds")
+        first = go.get("first_turn", "allowed")
+        if first not in ("allowed", "forbidden"):
+            raise SpecError("go_out.first_turn must be allowed or forbidden", file, key=f"{key}.go_out.first_turn")
+        tally = d.get("tally", "several")
+        if tally not in ("several", "one"):
+            raise SpecError("tally must be several or one", file, key=f"{key}.tally")
+        src = Source(**d["source"])
+        gsrc = Source(**go["source"])
+        return MeldRules(d["pile"], kinds, d["min_size"], d.get("min_natural", 1), d.get("wild_rank", "none"),
+                         runs.get("ace"), pos, dict(d["values"]), tally, go["final_turns"], max_melds, first,
+                         src, gsrc, Source(**go["first_turn_source"]) if "first_turn_source" in go else gsrc,
+                         Source(**d["tally_source"]) if "tally_source" in d else src)
+
+    def bind(self, game: Game, key: str) -> None:
+        """Resolve ranks and the wild rank of every round against the game's deck and schedule."""
+        deck = game.deck
+        file = game.spec.file
+        self.deck = deck
+        wild = []
+        for w in game.per_round(self.wild_spec, f"{key}.wild_rank"):
+            if w != "none" and w not in deck.ranks:
+                raise SpecError(f"wild rank {w!r} is not a rank of the deck", file, key=f"{key}.wild_rank")
+            wild.append(-1 if w == "none" else deck.ranks.index(w))
+        self.wild_by_round = tuple(wild)
+        bad = [r for r in self.values_by_rank if r not in deck.ranks]
+        if bad:
+            raise SpecError(f"values names ranks {bad} not in the deck", file, key=f"{key}.values")
+        if any(type(v) is not int or v < 0 for v in self.values_by_rank.values()):
+            raise SpecError("card values must be non-negative integers", file, key=f"{key}.values")
+        self.value_of = tuple(self.values_by_rank.get(deck.ranks[r], 0) if r >= 0 else 0 for r in deck.rank_of)
+        if self.ace is not None and self.ace not in deck.ranks:
+            raise SpecError(f"runs.ace {self.ace!r} is not a rank of the deck", file, key=f"{key}.runs.ace")
+        low, high, wrap = ACE_POSITIONS[self.ace_position]
+        self.rule = {"n_ranks": len(deck.ranks), "ace_rank": deck.ranks.index(self.ace) if self.ace else -1,
+                     "ace_low": low, "ace_high": high, "wrap": wrap}
+        if max(d.hand_size for d in game.round_deals) + 1 > melds.MAX_CARDS:
+            raise SpecError(f"melding handles hands of at most {melds.MAX_CARDS - 1} cards", file, key=key)
+
+    # --- arithmetic over hands ---------------------------------------------------------
+    def _cards(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], tuple[int, ...], tuple[int, ...],
+                                                         tuple[bool, ...]]:
+        assert self.deck is not None
+        d = self.deck
+        cards = tuple(d.cards_of(hand))
+        w = self.wild_by_round[ridx]
+        return (cards, tuple(d.rank_of[c] for c in cards), tuple(d.suit_of[c] for c in cards),
+                tuple(w >= 0 and d.rank_of[c] == w for c in cards))
+
+    def _memoised(self, what: str, hand: CardMask, ridx: int, fn: Any) -> Any:
+        k = (what, hand, ridx)
+        v = self._memo.get(k)
+        if v is None:
+            if len(self._memo) >= MEMO_LIMIT:
+                self._memo.clear()
+            v = self._memo[k] = fn()
+        return v
+
+    def value(self, hand: CardMask) -> int:
+        """The face value of the cards (wild cards count their own value)."""
+        return sum(self.value_of[c] for c in Deck.cards_of(hand))
+
+    def deadwood(self, hand: CardMask, ridx: int) -> int:
+        """The least value of the cards left out of melds (per ``tally``) for round row ``ridx``."""
+        def compute() -> int:
+            cards, ranks, suits, wild = self._cards(hand, ridx)
+            values = tuple(self.value_of[c] for c in cards)
+            if self.tally == "several":
+                return melds.min_deadwood(ranks, suits, wild, values, self.kinds, self.min_size, self.min_natural,
+                                          **self.rule)
+            best = 0  # one meld: the most valuable subset that is a meld
+            n = len(cards)
+            for bits in range(1, 1 << n):
+                if bits.bit_count() < self.min_size:
+                    continue
+                idx = [i for i in range(n) if bits >> i & 1]
+                v = sum(values[i] for i in idx)
+                if v > best and melds.is_meld(tuple(ranks[i] for i in idx), tuple(suits[i] for i in idx),
+                                              tuple(wild[i] for i in idx), self.kinds, self.min_size,
+                                              self.min_natural, **self.rule):
+                    best = v
+            return sum(values) - best
+        return int(self._memoised("deadwood", hand, ridx, compute))
+
+    def can_lay(self, hand: CardMask, ridx: int) -> bool:
+        """Whether every card of ``hand`` can be laid in at most ``max_melds`` melds."""
+        def compute() -> bool:
+            _, ranks, suits, wild = self._cards(hand, ridx)
+            return melds.can_go_out(ranks, suits, wild, self.kinds, self.min_size, self.min_natural,
+                                    max_melds=self.max_melds, **self.rule)
+        return bool(self._memoised("lay", hand, ridx, compute))
+
+    def out_discards(self, hand: CardMask, candidates: CardMask, ridx: int) -> list[Card]:
+        """The cards ``c`` of ``candidates`` such that ``hand`` without ``c`` can all be laid in melds.
+
+        A cheap screen first: if ``hand - c`` can all be laid, leaving out only ``c``
+        is one layout of ``hand``, so the least deadwood of ``hand`` (any number of
+        melds) is at most ``c``'s value; one search over ``hand`` rules out most
+        candidates (usually all of them) before each survivor is searched exactly.
+        """
+        def least() -> int:
+            cards, ranks, suits, wild = self._cards(hand, ridx)
+            return melds.min_deadwood(ranks, suits, wild, tuple(self.value_of[c] for c in cards), self.kinds,
+                                      self.min_size, self.min_natural, **self.rule)
+        dw = int(self._memoised("least", hand, ridx, least))
+        return [c for c in Deck.cards_of(candidates)
+                if self.value_of[c] >= dw and self.can_lay(hand & ~(1 << c), ridx)]
+
+    def partition(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], ...]:
+        """The melds laid when going out with ``hand`` (deterministic; see :func:`melds.meld_partition`)."""
+        cards, ranks, suits, wild = self._cards(hand, ridx)
+        parts = melds.meld_partition(ranks, suits, wild, self.kinds, self.min_size, self.min_natural,
+                                     max_melds=self.max_melds, **self.rule)
+        if parts is None:
+            raise ValueError("these cards cannot all be laid in melds")
+        return tuple(tuple(cards[i] for i in m) for m in parts)
+
+    def max_deadwood(self, game: Game) -> int:
+        """The largest deadwood a hand of any round can have (all cards at their highest value)."""
+        return max(d.hand_size for d in game.round_deals) * max(self.value_of, default=0)
