@@ -111,6 +111,7 @@ class Game:
             raise SpecError(f"the actions of the phases clash: {exc}", f, key="phases") from None
         for i, ph in enumerate(self.phases):
             ph.index = i
+        for ph in self.phases:
             ph.bind(self)
         self.sides = SidesRule.build(rules["scoring"].get("sides"), f)
         """How seats form sides each hand (fixed partnerships unless ``scoring.sides`` says otherwise)."""

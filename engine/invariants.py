@@ -7,13 +7,18 @@ what broke, so a runner can report the first one with its action index.
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .actions import Action
 from .errors import IllegalActionError
 from .record import dumps, record_of, replay
 from .state import State
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 def conservation(st: State) -> list[str]:
@@ -68,6 +73,9 @@ def simple_actions(st: State) -> list[Action]:
     """A catalogue of actions to probe illegal moves with: every kind the game declares,
     with each card, each suit and each choice where the kind carries one."""
     g = st.game
+    cached = _PROBES.get(g)
+    if cached is not None:
+        return cached
     codec = g.codec
     out: list[Action] = []
     for kind, sig in codec.sigs.items():
@@ -81,17 +89,29 @@ def simple_actions(st: State) -> list[Action]:
                         out.append(codec.encode(kind, n, s, (), ch))
                     elif sig.cards[0] <= 1 <= sig.cards[1]:
                         out += [codec.encode(kind, n, s, (c,), ch) for c in range(g.deck.size)]
+    _PROBES[g] = out
     return out
+
+
+_PROBES: weakref.WeakKeyDictionary[Game, list[Action]] = weakref.WeakKeyDictionary()
+"""The probe catalogue per game (it depends on the game only)."""
 
 
 def illegal_rejected(st: State, rng: random.Random, samples: int = 4) -> list[str]:
     """Sampled actions outside ``legal_actions()`` raise and leave the state unchanged."""
     legal = set(st.legal_actions())
     held = st.hands[st.cur] if st.cur >= 0 else 0
-    pool = [a for a in simple_actions(st) if a not in legal and st.game.codec.canonical(a, held) not in legal]
+    every = simple_actions(st)
+    canonical = st.game.codec.canonical
+    pool = []  # a uniform sample of the illegal ones: scan a random order (canonical() is dear with copies)
+    for i in rng.sample(range(len(every)), len(every)):
+        if every[i] not in legal and canonical(every[i], held) not in legal:
+            pool.append(every[i])
+            if len(pool) == samples:
+                break
     before = len(st.history)
     out = []
-    for a in rng.sample(pool, min(samples, len(pool))):
+    for a in pool:
         try:
             st.apply(a)
         except IllegalActionError:

@@ -26,7 +26,7 @@ import os
 import random
 import shutil
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ import pytest
 
 from cardspec.cli import main
 from cardspec.engine.components import COMPONENTS
-from cardspec.engine.components.declared import ALL, DEALER, HAND, TRICK, WON, Declared, Transfer
+from cardspec.engine.components.declared import ALL, DEALER, HAND, START, TRICK, WON, Declared, Transfer
 from cardspec.engine.components.tricks import Tricks
 from cardspec.engine.game import Game
 from cardspec.engine.loader import spec_dir
@@ -143,23 +143,29 @@ def explain(decl: Declared, kind: str, mover: int, dealer: int, before: Places, 
     action makes several, such as going out by laying melds and discarding, several
     of them in declared order), then any of the component's follow-on transfers of
     that kind; a follow-on stands alone only for a kind that makes no transfer of
-    its own (a knock before a reshuffle).
+    its own (a knock before a reshuffle); then any of ``starts``, the transfers
+    declared for the start of the phases the action entered (refilling a dummy's hand).
     """
     if before == after:
         return ()
     own = [t for t in decl.transfers if kind in t.actions and not t.follow_on]
     then = [t for t in decl.transfers if kind in t.actions and t.follow_on]
     winners = sorted({int(p.split()[1]) for p in after.values() if p.startswith("won ")}) or [0]
-    firsts = [s for s in _subsequences(own) if s] if own else [()]
-    for first in firsts:
-        for rest in _subsequences(then):
-            seq = list(first) + list(rest)
-            if not seq:
-                continue
-            for w in winners if any(WON in (t.source, t.dest) for t in seq) else [0]:
-                steps = [(_resolve(t.source, mover, dealer, w), _resolve(t.dest, mover, dealer, w), t) for t in seq]
-                if fits(steps, before, after):
-                    return tuple(t.name for t in seq)
+    for first in _subsequences(own):
+        for rest in _subsequences(then) if first or not own else [()]:
+            for begun in _subsequences(list(starts)):
+                seq = [*first, *rest, *begun]
+                if seq and (found := _fits_some_winner(seq, mover, dealer, winners, before, after)):
+                    return found
+    return None
+
+
+def _fits_some_winner(seq: list[Transfer], mover: int, dealer: int, winners: list[int], before: Places,
+                      after: Places) -> tuple[str, ...] | None:
+    for w in winners if any(WON in (t.source, t.dest) for t in seq) else [0]:
+        steps = [(_resolve(t.source, mover, dealer, w), _resolve(t.dest, mover, dealer, w), t) for t in seq]
+        if fits(steps, before, after):
+            return tuple(t.name for t in seq)
     return None
 
 
@@ -170,18 +176,22 @@ def _diff(before: Places, after: Places, names: tuple[str, ...]) -> str:
 
 # --- played matches -----------------------------------------------------------------------------------
 
+Ends = list[tuple[bool, Places]]
+"""Hands ended during one action: (scored, card places at the end, before the next deal)."""
+
+
 @pytest.fixture
-def hand_ends(monkeypatch: pytest.MonkeyPatch) -> list[Places]:
-    """Card places at the end of each hand (scored or thrown in), before the next deal replaces them."""
-    ends: list[Places] = []
+def hand_ends(monkeypatch: pytest.MonkeyPatch) -> Ends:
+    """Card places at the end of each hand (scored, or thrown in), before the next deal replaces them."""
+    ends: Ends = []
     score, redeal = Scoring.score, State.redeal
 
     def scored(self: Scoring, st: State) -> Any:
-        ends.append(places(st))
+        ends.append((True, places(st)))
         return score(self, st)
 
     def thrown_in(self: State) -> None:
-        ends.append(places(self))
+        ends.append((False, places(self)))
         redeal(self)
 
     monkeypatch.setattr(Scoring, "score", scored)
@@ -189,12 +199,13 @@ def hand_ends(monkeypatch: pytest.MonkeyPatch) -> list[Places]:
     return ends
 
 
-def play_checked(game: Game, seed: int, ends: list[Places], seen: Counter[tuple[str, ...]],
+def play_checked(game: Game, seed: int, ends: Ends, seen: Counter[tuple[str, ...]],
                  budget: int = BUDGET) -> int:
     """One seeded random match (cut short after ``budget`` actions), checking every action against the
     declarations; returns its number of actions."""
     decls = [ph.declarations() for ph in game.phases]
     assert all(d is not None for d in decls), "every bundled component declares itself"
+    starts = [[t for t in d.transfers if START in t.actions] if d else [] for d in decls]
     rng = random.Random(seed)
     st = game.new_initial_state(seed)
     per_phase: Counter[tuple[int, int]] = Counter()
@@ -212,8 +223,13 @@ def play_checked(game: Game, seed: int, ends: list[Places], seen: Counter[tuple[
         ends.clear()
         st.apply(a)
         n += 1
-        after = ends[0] if ends else places(st)
-        got = explain(decl, kind, mover, dealer, before, after)
+        if ends:  # the hand ended: every later phase began, unless it was thrown in
+            scored, after = ends[0]
+            entered = range(phase + 1, len(decls) if scored else phase + 1)
+        else:
+            after = places(st)
+            entered = range(phase + 1, st.phase + 1)
+        got = explain(decl, kind, mover, dealer, before, after, [t for i in entered for t in starts[i]])
         assert got is not None, (
             f"{game.id} {game.options} seed {seed}, action {n - 1} '{game.action_name(a)}' by seat {mover} "
             f"in phase '{game.phases[phase].id}': {_diff(before, after, ())} is no declared transfer of "
@@ -231,7 +247,7 @@ def play_checked(game: Game, seed: int, ends: list[Places], seen: Counter[tuple[
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
-def test_every_action_moves_cards_as_declared(case: tuple[str, dict[str, Any]], hand_ends: list[Places]) -> None:
+def test_every_action_moves_cards_as_declared(case: tuple[str, dict[str, Any]], hand_ends: Ends) -> None:
     sid, opts = case
     game = Game.from_system(sid, opts)
     seen: Counter[tuple[str, ...]] = Counter()
@@ -247,7 +263,7 @@ def test_every_action_moves_cards_as_declared(case: tuple[str, dict[str, Any]], 
 
 
 @pytest.mark.parametrize("sid", list(available()))
-def test_every_declared_transfer_happens(sid: str, hand_ends: list[Places]) -> None:
+def test_every_declared_transfer_happens(sid: str, hand_ends: Ends) -> None:
     """No declaration is vacuous: some seeded match of some option set makes each declared transfer."""
     games = [Game.from_system(sid, opts) for opts in load(sid).option_sets()]
     declared = {t.name for g in games for ph in g.phases for d in [ph.declarations()] if d for t in d.transfers}
@@ -274,10 +290,10 @@ def test_declared_transfers_use_the_components_action_kinds(sid: str) -> None:
             assert d is not None
             kinds = {s.kind for s in ph.action_sigs()}
             for t in d.transfers:
-                assert set(t.actions) <= kinds, (ph.id, t.name, t.actions, kinds)
+                assert set(t.actions) - {START} <= kinds, (ph.id, t.name, t.actions, kinds)
 
 
-def test_a_wrong_declaration_is_caught_in_play(hand_ends: list[Places], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wrong_declaration_is_caught_in_play(hand_ends: Ends, monkeypatch: pytest.MonkeyPatch) -> None:
     """Declaring the dealer's discard as going to the wrong place fails the played check."""
     game = Game.from_system("euchre")
     calling = game.phases[0]

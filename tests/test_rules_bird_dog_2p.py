@@ -279,3 +279,55 @@ def test_whole_match_record_replays() -> None:
     assert any(a["seat"] == DOG for a in rec["actions"])
     assert dumps(replay(rec).record) == dumps(rec)
     assert max(st.counters) >= 11
+
+
+# --- nil called on one's own declaring turn ------------------------------------------------------
+def test_nil_may_be_called_when_the_option_to_declare_is_theirs() -> None:
+    """"A player may call nil when the option to declare is theirs": on a declaring turn nil is offered
+    beside declaring and passing, and counts as that turn's pass."""
+    st = dealt()
+    assert st.current_player() == 1
+    assert st.legal_action_names() == ["pass", "declare", "nil"]
+    st.apply_name("nil")
+    assert st.current_player() == 0 and st.decl[1] and st.trump < 0  # still declaring, dealer's turn
+    st.apply_name("declare")  # the dealer goes solo over the first turned card
+    assert st.maker == 0
+    # nobody is asked for nil again ("Only one player may nil per hand"): play starts
+    assert st.game.codec.kind(st.legal_actions()[0]) == "play"
+
+
+def test_a_nil_caller_only_passes_on_later_declaring_turns() -> None:
+    """The preference rule speaks of "the players who did not declare the trump": a nil caller
+    does not also go solo (reading not_declarer)."""
+    st = dealt()
+    st.apply_name("nil")
+    st.apply_name("pass")  # the dealer passes: the next card is turned, player 1 first again
+    assert st.current_player() == 1 and st.legal_action_names() == ["pass"]
+
+
+def test_a_nil_caller_may_still_declare_under_the_other_reading() -> None:
+    st = dealt(game(nil_who="all"))
+    st.apply_name("nil")
+    st.apply_name("pass")
+    assert st.current_player() == 1 and "declare" in st.legal_action_names()
+
+
+def test_nil_after_another_player_declared_is_still_asked() -> None:
+    """"or after another player has declared but prior to the first card being played"."""
+    st = dealt()
+    st.apply_name("declare")  # player 1 goes solo at once
+    assert st.current_player() == 0 and st.legal_action_names() == ["pass", "nil"]
+    st.apply_name("nil")
+    assert st.decl[0] and st.game.codec.kind(st.legal_actions()[0]) == "play"
+
+
+def test_also_on_turns_of_must_name_an_earlier_host_phase(tmp_path: Any) -> None:
+    from cardspec.engine.errors import SpecError
+    from cardspec.engine.loader import spec_dir
+
+    text = (spec_dir() / "bird-dog-2p.yaml").read_text().replace("also_on_turns_of: declaring",
+                                                                     "also_on_turns_of: play")
+    p = tmp_path / "b.yaml"
+    p.write_text(text)
+    with pytest.raises(SpecError, match="also_on_turns_of"):
+        Game.from_system(str(p))

@@ -10,7 +10,14 @@ says what a declaration does:
 * ``zero_tricks_bet``: a bet to win no tricks (Bird Dog's Nil); scoring sees
   an ``enum`` fact ``none / made / broken``.
 
-Used by: euchre (alone), bird-dog-11 (nil).
+``also_on_turns_of: <phase id>`` also offers the declaration on each player's
+own turn in that earlier phase, in place of (and counting as) that turn's pass
+(001: "A player may call nil when the option to declare is theirs"); the host
+phase lists it among its legal actions (:meth:`offered`) and hands it back
+(:meth:`declare_on_turn`). A player who declared there is not asked again, and
+with ``who: not_declarer`` may only pass on the host's later turns.
+
+Used by: euchre (alone), bird-dog-11 (nil), bird-dog-2p (nil on one's declaring turn; bird-dog-21 later).
 """
 
 from __future__ import annotations
@@ -48,6 +55,8 @@ class Declarations(Component):
         self.enabled: bool = d.get("enabled", True)
         self.limit: str = d.get("limit", "any")
         self.effect: str = d["effect"]
+        self.host: str | None = d.get("also_on_turns_of")
+        self.hosted = False
         for k, v, allowed in (("who", self.who, ("maker", "all", "not_declarer")),
                               ("limit", self.limit, ("any", "one"))):
             if v not in allowed:
@@ -67,10 +76,38 @@ class Declarations(Component):
         self.bit = 1 << game.codec.labels.index(self.choice)
         self.action = self.codec.encode("declare", choice=self.choice)
         self.pass_action = self.codec.encode("pass")
+        if self.host is not None and not self.hosted:
+            raise SpecError(f"also_on_turns_of names '{self.host}', which is no earlier phase that offers declarations "
+                            "on its turns (a turn_up_trump phase does)", self.file, key=f"{self.key}.also_on_turns_of")
 
     def declaration_facts(self) -> list[tuple[str, int, str]]:
         kind = "bet" if self.effect == "zero_tricks_bet" else "flag"
         return [(self.choice, self.bit, kind)]
+
+    def bind_host(self, host: Component) -> None:
+        """Called by the phase whose turns also offer this declaration (``also_on_turns_of``)."""
+        if self.effect != "zero_tricks_bet":
+            raise SpecError("only a bet can be declared on another phase's turns (a partner sitting out needs the "
+                            "contract first)", self.file, key=f"{self.key}.also_on_turns_of")
+        if host.index > self.index:
+            raise SpecError(f"phase '{host.id}' comes after this one", self.file, key=f"{self.key}.also_on_turns_of")
+        self.hosted = True
+
+    def offered(self, st: State, seat: int) -> list[Action]:
+        """The declaration, if ``seat`` may make it now on a turn of the host phase."""
+        if not self.enabled or self.who == "maker" or st.decl[seat] & self.bit:
+            return []
+        if self.limit == "one" and any(d & self.bit for d in st.decl):
+            return []
+        return [self.action]
+
+    def declare_on_turn(self, st: State, seat: int) -> None:
+        """Make the declaration for ``seat`` during the host phase."""
+        st.decl[seat] |= self.bit
+
+    def bars_host_actions(self, st: State, seat: int) -> bool:
+        """Whether ``seat`` declared on a host turn and so, with ``who: not_declarer``, may only pass there."""
+        return self.who == "not_declarer" and bool(st.decl[seat] & self.bit)
 
     def _asked(self, st: State) -> tuple[int, ...]:
         if not self.enabled:
@@ -80,7 +117,7 @@ class Declarations(Component):
         seats = st.seats_from(st.dealer)
         if self.who == "not_declarer":
             seats = [s for s in seats if s != st.maker]
-        return tuple(seats)
+        return tuple(s for s in seats if not st.decl[s] & self.bit)
 
     def _advance(self, st: State) -> None:
         cs: AskState = st.cstate[self.index]  # type: ignore[assignment]

@@ -88,6 +88,9 @@ class DrawDiscard(Component):
             raise SpecError("a draw_discard phase needs a hand_value or a melding clause", self.file, key=self.key)
         if self.melding is not None:
             self.melding.bind(game, f"{self.key}.melding")
+        cards = range(game.deck.size)  # the one-card actions, encoded once (legal() is the hot path)
+        self._discard_acts = tuple(self.codec.encode("discard", cards=(c,)) for c in cards)
+        self._out_acts = tuple(self.codec.encode("go_out", cards=(c,)) for c in cards) if self.melding else ()
         if self.stock not in {p.name for p in game.deal.piles}:
             raise SpecError(f"stock pile '{self.stock}' is not dealt", self.file, key=f"{self.key}.stock")
         if self.take_count and self.take_count != game.deal.hand_size:
@@ -198,9 +201,9 @@ class DrawDiscard(Component):
         if st.pv["stage"] == "discard":
             drawn = st.pv["drawn"] if self.discard_drawn == "forbidden" else -1
             held = deck.canonical(hand & ~(1 << drawn if drawn >= 0 else 0)) if deck.has_copies else hand
-            acts = [codec.encode("discard", cards=(c,)) for c in deck.cards_of(held) if c != drawn]
+            acts = [self._discard_acts[c] for c in deck.cards_of(held) if c != drawn]
             if self.melding is not None and self._ms(st).out_seat < 0:
-                acts += [codec.encode("go_out", cards=(c,)) for c in self._go_out_discards(st, hand, drawn)]
+                acts += [self._out_acts[c] for c in self._go_out_discards(st, hand, drawn)]
             return acts
         disc = st.piles[self.discard]
         out = [codec.encode("draw_stock")]

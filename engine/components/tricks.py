@@ -31,7 +31,7 @@ from ..cards import Card, CardMask
 from ..errors import IllegalActionError, Source, SpecError
 from ..kernels import follow_mask
 from .base import Component, PhaseState
-from .declared import ALL, HAND, TRICK, WON, Declared, Fact, Transfer
+from .declared import ALL, HAND, START, TRICK, WON, Declared, Fact, Transfer, seat_hand
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -301,8 +301,8 @@ class Tricks(Component):
         """A card from hand to the trick, the completed trick to its winner; tricks × players plays."""
         assert self.game is not None
         n, t = self.game.num_seats, self.num_tricks  # a dummy seat plays to every trick too
-        refill = (Transfer("turn up the refill seat's next cards", self.refill[1], HAND, (0, self.refill[2]),
-                           ("play",), follow_on=True),) if self.refill else ()
+        refill = (Transfer("turn up the refill seat's next cards", self.refill[1], seat_hand(self.refill_seat),
+                           (0, self.refill[2]), ("play", START), follow_on=True),) if self.refill else ()
         return Declared((Transfer("play a card to the trick", HAND, TRICK, 1, ("play",)),
                          Transfer("collect a trick", TRICK, WON, ALL, ("play",), follow_on=True), *refill),
                         t * n, f"{t} tricks of at most {n} cards", (Fact("tricks", tuple(range(t + 1))),))

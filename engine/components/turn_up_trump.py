@@ -14,7 +14,10 @@ redealt, the next undealt card is turned and fixes trump with no maker
 (``up_card_fixed``: bird-dog-2p, whose last declare round is over the
 card that already established trump).
 A ``kitty_exchange`` (Euchre's Farmer's Hand) lets a player holding enough
-cards of some ranks swap them for cards of the kitty, counting as a pass.
+cards of some ranks swap them for cards of the kitty, counting as a pass. A
+later ``declarations`` phase with ``also_on_turns_of: <this phase's id>`` is
+offered on each turn here too, also counting as the turn's pass (Bird Dog's nil
+"when the option to declare is theirs").
 
 Used by: euchre, bird-dog-11 (and, per docs/design.md, buck-euchre,
 bird-dog-21 and bird-dog-2p).
@@ -119,6 +122,9 @@ class TurnUpTrump(Component):
         self.accept_action = {i: codec.encode("accept", choice=r["action"])
                               for i, r in enumerate(self.rounds) if r["kind"] == "accept_turn_up"}
         self.exchange_base = codec.base("exchange", self.exchange["name"]) if self.exchange else 0
+        self.guests = [ph for ph in game.phases if getattr(ph, "host", None) == self.id]
+        for g in self.guests:
+            g.bind_host(self)  # type: ignore[attr-defined]
         self.name_action = tuple(codec.encode("name", suit=s) for s in range(len(deck.suits))) \
             if "name" in codec.sigs else ()
 
@@ -168,6 +174,10 @@ class TurnUpTrump(Component):
             out.append(self.pass_action)
             if self.exchange and self.exchange.get("scope", "turn") == "hand" and self._s(st).farmer == st.cur:
                 return [self.pass_action]  # the exchange was this player's pass for the whole hand
+            for g in self.guests:  # a declaration offered on this turn, in place of the pass
+                if g.bars_host_actions(st, st.cur):  # type: ignore[attr-defined]
+                    return [self.pass_action]
+                out.extend(g.offered(st, st.cur))  # type: ignore[attr-defined]
         if self.exchange:
             out.extend(self._exchanges(st))
         out.sort()
@@ -230,7 +240,10 @@ class TurnUpTrump(Component):
             self._s(st).farmer = st.cur
             if not self.exchange["counts_as_pass"]:
                 return
-        # a pass (an exchange counts as one)
+        if k == "declare":  # a later phase's declaration made on this turn: it is this turn's pass
+            guest = next(g for g in self.guests if a in g.offered(st, st.cur))  # type: ignore[attr-defined]
+            guest.declare_on_turn(st, st.cur)  # type: ignore[attr-defined]
+        # a pass (an exchange or a declaration counts as one)
         self._s(st).passes += 1
         if self._s(st).passes < sum(st.active):
             st.cur = st.next_seat(st.cur)
