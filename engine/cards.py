@@ -68,6 +68,8 @@ class Deck:
     face: tuple[str, ...] = field(init=False, repr=False)
     by_name: dict[str, Card] = field(init=False, repr=False)
     later_copies: tuple[CardMask, ...] = field(init=False, repr=False)
+    has_copies: bool = field(init=False, repr=False)
+    """Whether some face occurs more than once (two-deck games, several jokers)."""
 
     def __post_init__(self) -> None:
         rank_of: list[int] = []
@@ -94,6 +96,7 @@ class Deck:
         object.__setattr__(self, "face", tuple(face))
         object.__setattr__(self, "names", tuple(names))
         object.__setattr__(self, "by_name", {n: c for c, n in enumerate(names)})
+        object.__setattr__(self, "has_copies", any(many.values()))
         # later_copies[j - 1]: the cards c whose card c - j is an earlier copy of the same face
         most = max(self.copies, self.jokers, 1)
         object.__setattr__(self, "later_copies", tuple(
@@ -109,11 +112,6 @@ class Deck:
     def full_mask(self) -> CardMask:
         """Every card of the deck."""
         return (1 << self.size) - 1
-
-    @property
-    def has_copies(self) -> bool:
-        """Whether some face occurs more than once (two-deck games, several jokers)."""
-        return self.copies > 1 or self.jokers > 1
 
     def card(self, rank: str, suit: str, copy: int = 0) -> Card:
         """The id of a card by rank and suit (and copy, from 0)."""

@@ -103,12 +103,14 @@ def illegal_rejected(st: State, rng: random.Random, samples: int = 4) -> list[st
     held = st.hands[st.cur] if st.cur >= 0 else 0
     every = simple_actions(st)
     canonical = st.game.codec.canonical
-    pool = []  # a uniform sample of the illegal ones: scan a random order (canonical() is dear with copies)
-    for i in rng.sample(range(len(every)), len(every)):
-        if every[i] not in legal and canonical(every[i], held) not in legal:
-            pool.append(every[i])
-            if len(pool) == samples:
-                break
+    pool: list[Action] = []  # a uniform sample of the illegal ones, by rejection (canonical() is dear with copies)
+    tried: set[int] = set()
+    while len(pool) < samples and len(tried) < len(every):
+        i = rng.randrange(len(every))
+        if i not in tried:
+            tried.add(i)
+            if every[i] not in legal and canonical(every[i], held) not in legal:
+                pool.append(every[i])
     before = len(st.history)
     out = []
     for a in pool:

@@ -4,7 +4,9 @@ Two kinds of end, each a general rule used by several systems:
 
 * ``target``: the first entity to reach the target wins (Euchre to 10, Bird
   Dog to 11); ``simultaneous: extra_hand`` plays another hand when several
-  reach it together, and ``extra_hand_tie`` says what a tie after it means.
+  reach it together, and ``extra_hand_tie`` says what a tie after it means;
+  with ``floor``, an entity whose total falls to the floor loses and the best
+  of the others wins (Bid Euchre, where scores can fall for ever).
 * ``elimination``: an entity whose counter reaches the limit is out (Riding the
   Bus, three strikes); the last one left wins; ``all_out`` says what happens
   when the last ones go out together (share the win, fewest strikes wins, or
@@ -58,6 +60,8 @@ class MatchRules:
     rounds: int = 0
     winner: str = "highest"
     tie: str = "shared_win"
+    floor: int | None = None
+    """Target ends: an entity whose total falls to this or below loses, and the best of the others wins."""
 
     @staticmethod
     def build(d: Mapping[str, Any], game: Game, file: str) -> MatchRules:
@@ -68,6 +72,10 @@ class MatchRules:
                             f"'{game.scoring.counter}'", file, key="match.end.counter")
         if e["kind"] == "target" and "target" not in e:
             raise SpecError("a target end needs a target", file, key="match.end")
+        floor = e.get("floor")
+        if floor is not None and (e["kind"] != "target" or type(floor) is not int or floor >= e["target"]):
+            raise SpecError("a floor needs a target end and an integer below the target", file,
+                            key="match.end.floor")
         if e["kind"] == "elimination" and type(e.get("limit")) is not int:
             raise SpecError("an elimination end needs an integer limit", file, key="match.end.limit")
         rounds = e.get("rounds", len(game.schedule) if game.schedule is not None else 0)
@@ -95,7 +103,7 @@ class MatchRules:
                           simultaneous, e.get("extra_hand_tie", "another_hand"),
                           e.get("limit", 0), e.get("all_out", "shared_win"), Source(**e["source"]),
                           Source(**d["rotation_source"]), start, rounds, e.get("winner", "highest"),
-                          e.get("tie", "shared_win"))
+                          e.get("tie", "shared_win"), floor)
 
     def _best(self, totals: list[int], among: list[int], lowest: bool) -> list[int]:
         """The entities of ``among`` with the best total (the lowest or the highest)."""
@@ -127,6 +135,12 @@ class MatchRules:
                     st.finish(top)
                 return
             reached = [e for e, v in enumerate(totals) if (v <= self.target if down else v >= self.target)]
+            if not reached and self.floor is not None:
+                sunk = [e for e, v in enumerate(totals) if v <= self.floor]
+                if sunk:  # the sunk entities lose; the best of the others (of all, if none is left) wins
+                    rest = [e for e in range(len(totals)) if e not in sunk] or sunk
+                    st.finish(self._best(totals, rest, False))
+                return
             if len(reached) == 1:
                 st.finish(reached)
             elif len(reached) > 1:

@@ -127,9 +127,9 @@ class Scoring:
     flag_facts: tuple[tuple[str, int], ...]  # (fact, declaration bit) for plain declarations
     pairs_source: Source | None
     undeclared: tuple[str, ...] = ()
+    """Facts that tables use and the engine computes but no declaration offers (verification fails on them)."""
     side_facts: bool = False
     """Whether ``scoring.sides`` forms sides each hand (the ``side_*``, ``teams`` and bet ``_against`` facts)."""
-    """Facts that tables use and the engine computes but no declaration offers (verification fails on them)."""
 
     @staticmethod
     def build(d: Mapping[str, Any], game: Game, file: str) -> Scoring:

@@ -11,6 +11,8 @@ as OpenSpiel does) and possibly more *seats*: a spec may declare a dummy seat
   ``left_of_dealer``; ``after_last``: fixed between the last player and seat 0).
   :meth:`Seating.ring` gives the clockwise successor of every seat for a hand;
   ``State.next_seat`` and ``State.seats_from`` follow it.
+* **Visibility**: who sees a dummy's hand is the zones clause's business
+  (``dummy_visibility`` on the ``hand`` zone; :mod:`cardspec.engine.zones`).
 * **Taking part**: a dummy deals never, takes part only in phases that play
   cards (components with ``dummies_take_part = True``: ``tricks``), and its
   cards may be dealt face down to a pile of its own (``pile``), from which a
@@ -65,7 +67,6 @@ class DummySeat:
     source: Source
     controller_source: Source
     position_source: Source
-    """Who sees the seat's hand: ``owner`` (its controller) or ``all`` (read by the zone code)."""
 
 
 @dataclass(frozen=True)

@@ -180,8 +180,8 @@ def test_fact_vocabulary_of_each_system() -> None:
     assert dict(b) == {"tricks": tuple(range(8)), "maker": tf, "trump_made": tf, "pairs": tuple(range(13)),
                        "most_pairs": tf, "nil": ("none", "made", "broken")}
     r = Game.from_system("riding-the-bus").scoring.facts
-    assert dict(r) == {"tricks": (0,), "maker": tf, "trump_made": tf, "lowest": tf, "knocker": tf,
-                       "ended_by": ("knock", "instant", "exhausted")}
+    # only what its parts declare: no tricks phase, no turn-up, so no tricks, maker or trump_made
+    assert dict(r) == {"lowest": tf, "knocker": tf, "ended_by": ("knock", "instant", "exhausted")}
     assert Game.from_system("bird-dog-11").scoring.pairs_source is not None
     assert all(t.hit == "unique" for t in Game.from_system("riding-the-bus").scoring.tables)
 

@@ -39,7 +39,7 @@ def test_every_copy_has_its_own_name() -> None:
 
 def test_a_bare_name_is_refused_when_the_deck_holds_copies() -> None:
     d = Deck(EUCHRE_RANKS, SUITS, COLORS, copies=2)
-    with pytest.raises(CardNameError, match="ambiguous.*QH#1 or QH#2"):
+    with pytest.raises(CardNameError, match=r"ambiguous.*QH#1 or QH#2"):
         d.parse("QH")
 
 
@@ -84,7 +84,7 @@ def test_melds_of_many_cards_and_whole_hands_are_actions() -> None:
     ranks = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
     d = Deck(ranks, SUITS, COLORS, copies=4, jokers=8)
     codec = ActionCodec(d, [KindSig("meld", cards=(3, 30))])
-    cards = [d.card("Q", s, k) for s in SUITS for k in range(2)][:8] + [d.size - 1]
+    cards = [*[d.card("Q", s, k) for s in SUITS for k in range(2)][:8], d.size - 1]
     a = codec.encode("meld", cards=cards)
     assert codec.cards(a) == tuple(sorted(cards))
     assert codec.parse(codec.name(a)) == a and codec.name(a).startswith("meld QC#1 QC#2")
@@ -107,7 +107,8 @@ def test_a_bid_names_a_number_and_a_suit_or_no_trump() -> None:
 
 def test_sorting_actions_sorts_by_kind_then_fields() -> None:
     d = Deck(EUCHRE_RANKS, SUITS, COLORS)
-    codec = ActionCodec(d, [KindSig("pass"), KindSig("play", cards=(1, 1)), KindSig("bid", number=(1, 6), suit=True)])
+    codec = ActionCodec(d, [KindSig("pass"), KindSig("play", cards=(1, 1)),
+                            KindSig("bid", number=(1, 6), suit=True)])
     acts = [codec.parse(t) for t in ("bid 2 C", "pass", "bid 1 S", "play AS", "play 9C")]
     assert [codec.name(a) for a in sorted(acts)] == ["play 9C", "play AS", "pass", "bid 1 S", "bid 2 C"]
 
@@ -162,7 +163,7 @@ scoring:
           source: {doc: 004_945a3021da002f83.txt, quote: "The goal for each round is to win at least 3 of the 5 tricks."}
 ambiguities: []
 options: {}
-"""
+"""  # noqa: E501
 
 
 def _double(tmp_path: Path) -> Path:
@@ -172,7 +173,7 @@ def _double(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_double_deck_game_lists_no_two_actions_with_one_meaning_and_its_records_replay(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_double_deck_game_lists_no_two_actions_with_one_meaning_and_its_records_replay(tmp_path: Path) -> None:
     path = _double(tmp_path)
     g = Game.from_system(str(path))
     rng = random.Random(4)
@@ -193,7 +194,7 @@ def test_a_double_deck_game_lists_no_two_actions_with_one_meaning_and_its_record
         assert again.record["results"] == rec["results"]
 
 
-def test_a_second_copy_held_beside_the_first_is_still_a_legal_play(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_second_copy_held_beside_the_first_is_still_a_legal_play(tmp_path: Path) -> None:
     """Copies are interchangeable for the player: naming the other copy is legal (an audit must accept it)."""
     g = Game.from_system(str(_double(tmp_path)))
     for seed in range(40):

@@ -1,9 +1,8 @@
 """Conservation and deal sizes, proved with z3 for every deal and every move kind.
 
-* ``deal``: the shuffle is a mapping from cards to deck positions that is
-  one-to-one in both directions; for every such shuffle, dealing by the spec's
-  packets puts each card in exactly one place and gives every hand and pile its
-  declared size.
+* ``deal``: for every shuffle (any mapping of cards to deck positions), dealing
+  by the spec's packets puts each card in exactly one place, and the places'
+  sizes are the declared ones and add up to the deck, for every round's deal.
 * ``moves``: inductively, one card transfer at a time: if every card is in
   exactly one place before a transfer (its cards are where it takes them
   from), it is after. The transfers are exactly those the game's parts declare
@@ -23,6 +22,7 @@ from typing import Any
 
 import z3
 
+from cardspec.engine.components.deal import DealRules
 from cardspec.engine.components.declared import ALL, Transfer
 from cardspec.engine.game import Game
 from cardspec.engine.scoring import declarers
@@ -33,58 +33,68 @@ Move = tuple[str, Callable[[z3.Context], Query]]
 ELSEWHERE = "elsewhere"
 
 
-def deal_queries(game: Game) -> list[Move]:
-    """Every deal: each card in exactly one place, each position holding exactly one card.
+def deal_places(game: Game, deal: DealRules) -> list[tuple[str, list[int], int]]:
+    """The places one deal fills: (name, deck positions top first, declared size), hands then piles.
 
-    The shuffle is ``pos[c]`` (card to position) and ``card[p]`` (position to card),
-    one-to-one both ways. Places are the spec's packet layout (hands, then piles),
-    which partitions the positions; with the second lemma each place's size is the
-    number of its positions, which the third query compares with the declared sizes.
+    Seats are every seat dealt a packet (players and dummy seats); a dummy seat's
+    cards go to its own pile (``PileRule.seat``), named as that pile.
     """
     n = game.deck.size
-    seats = game.num_players
-    positions, slices = game.deal._layout(n, seats)
-    sizes = game.deal.pile_sizes(n, seats)
-    place_pos: list[tuple[str, list[int], int]] = [
-        (f"hand {s}", list(positions[s]), game.deal.hand_size) for s in range(seats)]
-    place_pos += [(pr.name, list(range(sl.start, sl.stop)), sizes[pr.name])
-                  for pr, sl in zip(game.deal.piles, slices, strict=True)]
+    seats = game.seating.num_seats
+    positions, slices = deal._layout(n, seats)
+    on_seat = {pr.seat: pr.name for pr in deal.piles if pr.seat >= 0}
+    undealt = [pr for pr in deal.piles if pr.seat < 0]
+    sizes = deal.pile_sizes(n, seats - len(on_seat))
+    out: list[tuple[str, list[int], int]] = [
+        (on_seat.get(s, f"hand {s}"), list(positions[s]), deal.hand_size) for s in range(seats)]
+    out += [(pr.name, list(range(sl.start, sl.stop)), sizes[pr.name])
+            for pr, sl in zip(undealt, slices, strict=True)]
+    return out
 
-    def shuffle(ctx: z3.Context) -> tuple[list[Any], list[Any], list[Any]]:
-        pos = [z3.Int(f"pos_{c}", ctx) for c in range(n)]
-        card = [z3.Int(f"card_{p}", ctx) for p in range(n)]
-        cons: list[Any] = []
-        for c in range(n):
-            cons += [pos[c] >= 0, pos[c] < n, card[c] >= 0, card[c] < n]
-        for c in range(n):
-            for p in range(n):
-                cons.append((pos[c] == p) == (card[p] == c))
-        return pos, card, cons
 
-    def one_place(ctx: z3.Context) -> Query:
-        pos, _card, cons = shuffle(ctx)
-        bad = []
-        for c in range(n):
-            member = [z3.Or([pos[c] == p for p in ps] or [z3.BoolVal(False, ctx)]) for _, ps, _ in place_pos]
-            bad.append(z3.Not(z3.PbEq([(m, 1) for m in member], 1)))
-        return Query(ctx, [*cons, z3.Or(bad)], {f"pos {game.deck.names[c]}": pos[c] for c in range(min(n, 6))})
+def deal_queries(game: Game) -> list[Move]:
+    """Every deal of every round: each card in exactly one place, and every place its declared size.
 
-    def one_card(ctx: z3.Context) -> Query:
-        pos, _card, cons = shuffle(ctx)
-        bad = [z3.Not(z3.PbEq([(pos[c] == p, 1) for c in range(n)], 1)) for p in range(n)]
-        return Query(ctx, [*cons, z3.Or(bad)], {})
+    A shuffle sends card ``c`` to deck position ``pos(c)``; ``pos`` is left
+    uninterpreted (any function into the positions, so in particular every
+    permutation the engine's chance draws). The deal layout (packets to the seats
+    in turn, then the undealt piles) gives each place a set of positions. The
+    first query asks z3 for a card and a position ``pos(c)`` that lies in no
+    place or in two: its absence proves, for every shuffle at once, that every
+    card lands in exactly one place. The size of each query grows with the deck,
+    not with its square, so a 104-card deck over 11 round sizes proves quickly.
+    The second query compares each place's number of positions with the size the
+    spec declares and checks they add up to the deck, so the layout uses every
+    position exactly once. Each distinct deal (a round schedule may change the
+    hand size) gets its own pair of queries.
+    """
+    n = game.deck.size
+    deals = list(dict.fromkeys(game.round_deals))
+    out: list[Move] = []
+    for k, deal in enumerate(deals):
+        places = deal_places(game, deal)
+        tag = "" if len(deals) == 1 else f" (hand size {deal.hand_size})"
 
-    def sizes_match(ctx: z3.Context) -> Query:
-        got = [z3.Int(f"size_{name}", ctx) for name, _, _ in place_pos]
-        cons: list[Any] = [g == len(ps) for g, (_, ps, _) in zip(got, place_pos, strict=True)]
-        cons.append(z3.Sum(got) == n)
-        bad = [g != want for g, (_, _, want) in zip(got, place_pos, strict=True)]
-        return Query(ctx, [z3.And(cons), z3.Or(bad)],
-                     {name: g for g, (name, _, _) in zip(got, place_pos, strict=True)})
+        def one_place(ctx: z3.Context, places: list[tuple[str, list[int], int]] = places) -> Query:
+            pos = z3.Function("pos", z3.IntSort(ctx), z3.IntSort(ctx))
+            c = z3.Int("card", ctx)
+            p = pos(c)
+            member = [z3.Or([p == q for q in ps] or [z3.BoolVal(False, ctx)]) for _, ps, _ in places]
+            cons = [c >= 0, c < n, p >= 0, p < n, z3.Not(z3.PbEq([(m, 1) for m in member], 1))]
+            return Query(ctx, cons, {"card": c, "position": p})
 
-    return [("deal: every card in exactly one place", one_place),
-            ("deal: every position holds exactly one card", one_card),
-            ("deal: hand and pile sizes", sizes_match)]
+        def sizes_match(ctx: z3.Context, places: list[tuple[str, list[int], int]] = places) -> Query:
+            got = [z3.Int(f"size_{name}", ctx) for name, _, _ in places]
+            cons: list[Any] = [g == len(ps) for g, (_, ps, _) in zip(got, places, strict=True)]
+            cons.append(z3.Sum(got) == n)
+            bad = [g != want for g, (_, _, want) in zip(got, places, strict=True)]
+            return Query(ctx, [z3.And(cons), z3.Or(bad)],
+                         {name: g for g, (name, _, _) in zip(got, places, strict=True)})
+
+        _ = k
+        out += [(f"deal: every card in exactly one place{tag}", one_place),
+                (f"deal: hand and pile sizes add up to the deck{tag}", sizes_match)]
+    return out
 
 
 def declared_transfers(game: Game) -> list[Transfer]:

@@ -45,8 +45,11 @@ class FactModel:
                         [v[name] >= min(dom), v[name] <= max(dom)]
             self.vars.append(v)
         total = max((int(x) for x in self.domains.get("tricks", ())), default=0)
-        if "tricks" in self.domains:  # every trick of the hand is won: the declared 0..T adds up to T
-            cons.append(z3.Sum([v["tricks"] for v in self.vars]) == total)
+        self.dummies = game.seating.num_seats - game.num_players
+        self.dummy_tricks = [z3.Int(f"dummy_tricks_{d}", ctx) for d in range(self.dummies)]
+        cons += [t >= 0 for t in self.dummy_tricks]
+        if "tricks" in self.domains:  # every trick of the hand is won (by an entity or a dummy seat)
+            cons.append(z3.Sum([v["tricks"] for v in self.vars] + self.dummy_tricks) == total)
         if "maker" in self.domains:
             makers = [v["maker"] for v in self.vars]
             cons.append(z3.AtMost(*makers, 1))
@@ -73,15 +76,17 @@ class FactModel:
                             cons.append(z3.Implies(v["maker"], v[name] == self.domains[name].index("none")))
         if "pairs" in self.domains:
             cons += self._pairs(total)
+        if game.scoring.side_facts:
+            cons += self._sides()
         if "lowest" in self.domains:
             cons.append(z3.Or([v["lowest"] for v in self.vars]))
         if "knocker" in self.domains:
             cons.append(z3.AtMost(*[v["knocker"] for v in self.vars], 1))
-        if "ended_by" in self.domains:
-            knock = self.domains["ended_by"].index("knock")
+        if "ended_by" in self.domains:  # one cause ends the round for everyone
             for v in self.vars:
                 cons.append(v["ended_by"] == self.vars[0]["ended_by"])
-            if "knocker" in self.domains:
+            if "knocker" in self.domains and "knock" in self.domains["ended_by"]:
+                knock = self.domains["ended_by"].index("knock")
                 cons.append(z3.Implies(self.vars[0]["ended_by"] == knock,
                                        z3.Or([v["knocker"] for v in self.vars])))
         self.constraints = cons
@@ -89,16 +94,24 @@ class FactModel:
     def _pairs(self, tricks: int) -> list[Any]:
         g = self.g
         deck = g.deck
-        per_trick = g.num_players
+        per_trick = g.seating.num_seats
         cons: list[Any] = []
         ranks = g.scoring.pair_ranks
         avail = {r: sum(1 for c in range(deck.size) if deck.rank_of[c] == r) for r in ranks}
+        dummy_ranks: list[list[Any]] = [[] for _ in range(self.dummies)]
         for r in ranks:
             counts = [z3.Int(f"won_rank{r}_{e}", self.ctx) for e in range(self.E)]
-            cons += [k >= 0 for k in counts]
-            cons.append(z3.Sum(counts) <= avail[r])  # each card is won by one entity at most
+            extra = [z3.Int(f"dummy_won_rank{r}_{d}", self.ctx) for d in range(self.dummies)]
+            cons += [k >= 0 for k in counts + extra]
+            cons.append(z3.Sum(counts + extra) <= avail[r])  # each card is won by one holder at most
             for e, k in enumerate(counts):
                 self.vars[e].setdefault("_ranks", []).append(k)
+            for d, k in enumerate(extra):
+                dummy_ranks[d].append(k)
+        self.dummy_pairs = [z3.Int(f"dummy_pairs_{d}", self.ctx) for d in range(self.dummies)]
+        for d, ks in enumerate(dummy_ranks):
+            cons.append(z3.Sum(ks) <= per_trick * self.dummy_tricks[d])
+            cons.append(self.dummy_pairs[d] == z3.Sum([k / 2 for k in ks]))
         for e, v in enumerate(self.vars):
             ks = v.pop("_ranks")
             if "tricks" in v:
@@ -107,6 +120,63 @@ class FactModel:
             others = [o["pairs"] for f, o in enumerate(self.vars) if f != e]
             if "most_pairs" in v:
                 cons.append(v["most_pairs"] == z3.And([v["pairs"] > p for p in others]))
+        return cons
+
+    def _sides(self) -> list[Any]:
+        """Sides formed each hand (``scoring.sides``, :class:`cardspec.engine.seats.SidesRule`).
+
+        ``teams``: trump was made and no dissolving condition holds (``broken_bet``:
+        a zero-tricks bet was broken); then the maker is alone and every other
+        player and dummy seat form one side. ``side_pairs``: the sum of the side's
+        members' own pairs; without teams each player's own (plus a dummy's when
+        dummies join their controller, who may be any player). ``side_most``: the
+        tally beats every other competing side's (a side without a player does
+        not compete). Each bet's ``_against``: made if another entity's bet was
+        made, else broken if one was broken, else none.
+        """
+        g, ctx, vs = self.g, self.ctx, self.vars
+        rule = g.sides
+        cons: list[Any] = []
+        makers = [v["maker"] for v in vs] if "maker" in self.domains else []
+        bets = [name for name, _ in g.scoring.bet_facts if name in self.domains]
+        broken_any = z3.Or([v[b] == self.domains[b].index("broken") for v in vs for b in bets] or
+                           [z3.BoolVal(False, ctx)])
+        teams = z3.Or(makers) if makers else z3.BoolVal(False, ctx)
+        if "broken_bet" in rule.dissolve:
+            teams = z3.And(teams, z3.Not(broken_any))
+        dpairs = getattr(self, "dummy_pairs", [])
+        ctl = [z3.Int(f"controller_{d}", ctx) for d in range(self.dummies)]
+        cons += [z3.And(c >= 0, c < self.E) for c in ctl]
+        for e, v in enumerate(vs):  # e: the entity, a possible controller of each dummy
+            if "teams" in v:
+                cons.append(v["teams"] == teams)
+            if "side_pairs" in v and "pairs" in v:
+                rest = z3.Sum([z3.If(o["maker"], 0, o["pairs"]) if makers else o["pairs"] for o in vs if o is not v]
+                              + dpairs + [z3.IntVal(0, ctx)])
+                with_team = z3.If(v["maker"], v["pairs"], v["pairs"] + rest) if makers else v["pairs"]
+                alone = v["pairs"]
+                if rule.dummy_without_sides == "controller":
+                    alone = v["pairs"] + z3.Sum([z3.If(ctl[d] == e, dpairs[d], 0) for d in range(len(dpairs))] +
+                                                [z3.IntVal(0, ctx)])
+                cons.append(v["side_pairs"] == z3.If(teams, with_team, alone))
+        if all("side_most" in v and "side_pairs" in v for v in vs) and vs:
+            for v in vs:
+                same = [o for o in vs if o is not v]
+                with_team = z3.And([z3.If(z3.Or(v["maker"], o["maker"]), v["side_pairs"] > o["side_pairs"],
+                                          z3.BoolVal(True, ctx)) for o in same]) if makers else \
+                    z3.BoolVal(True, ctx)
+                alone = z3.And([v["side_pairs"] > o["side_pairs"] for o in same] or [z3.BoolVal(True, ctx)])
+                cons.append(v["side_most"] == z3.If(teams, with_team, alone))
+        for b in bets:
+            made, broken, none = (self.domains[b].index(x) for x in ("made", "broken", "none"))
+            if f"{b}_against" not in self.domains:
+                continue
+            for v in vs:
+                others = [o[b] for o in vs if o is not v]
+                against = v[f"{b}_against"]
+                cons.append(against == z3.If(z3.Or([x == made for x in others] or [z3.BoolVal(False, ctx)]), made,
+                                             z3.If(z3.Or([x == broken for x in others] or [z3.BoolVal(False, ctx)]),
+                                                   broken, none)))
         return cons
 
     def fact(self, e: int, name: str) -> Any:

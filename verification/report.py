@@ -78,7 +78,7 @@ class Verifier:
                     detail = (detail + "; " if detail else "") + f"registered as ambiguity '{amb}'"
             return Finding(spec.id, label, prop, status, secs, detail, witness, amb)
 
-        deal_key = (game.deck.names, game.deck.colors, game.deal, game.num_players)
+        deal_key = (game.deck.names, game.round_deals, game.seating.num_seats)
         for name, q in conservation.deal_queries(game):
             st, w, s = self._run(("deal", name, deal_key), q)
             yield finding(name, st, s, witness=w)

@@ -187,7 +187,7 @@ class Auction(Component):
         if kind == "name":
             s = self.codec.suit(a)
             st.set_trump(s if s >= 0 else -1, -1, cs.bidder)
-            cs.naming = False
+            cs.suit, cs.naming = s, False
             st.next_phase()
             return
         cs.turns += 1

@@ -22,8 +22,8 @@ from ..tables import Value
 
 if TYPE_CHECKING:
     from ..game import Game
-    from .declared import Declared
     from ..state import State
+    from .declared import Declared
 
 
 class PhaseState:

@@ -65,12 +65,12 @@ class Transfer:
     """One kind of card movement that a component's actions make.
 
     ``actions`` are the action kinds (``play``, ``discard``, ``accept``, ...)
-    that make it, or :data:`START` for a transfer made as the phase begins. A ``swap`` moves as many cards back from ``dest`` to
-    ``source``; a ``chance`` transfer is a seeded chance event (a reshuffle),
-    not a player's choice. A ``follow_on`` transfer happens at the end of one
-    of its actions, after that action's own transfer (collecting a completed
-    trick after its last card; reshuffling an empty stock as the next turn
-    begins).
+    that make it, or :data:`START` for a transfer made as the phase begins.
+    A ``swap`` moves as many cards back from ``dest`` to ``source``; a
+    ``chance`` transfer is a seeded chance event (a reshuffle), not a player's
+    choice. A ``follow_on`` transfer happens at the end of one of its actions,
+    after that action's own transfer (collecting a completed trick after its
+    last card; reshuffling an empty stock as the next turn begins).
     """
 
     name: str

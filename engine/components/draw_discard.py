@@ -99,7 +99,8 @@ class DrawDiscard(Component):
         self.instant_units = int(self.instant * 2) if self.instant is not None else None
         if self.instant_units is not None and game.hand_value is None:
             raise SpecError("instant_win needs a hand_value clause", self.file, key=f"{self.key}.instant_win")
-        self.hv = game.hand_value  # type: ignore[assignment]
+        if game.hand_value is not None:  # without one (melding games) nothing reads it: no instant win
+            self.hv = game.hand_value
 
     def new_state(self) -> PhaseState | None:
         return MeldState() if self.melding is not None else None
@@ -308,5 +309,6 @@ class DrawDiscard(Component):
             moves.append(Transfer("go out: discard the last card", HAND, self.discard, 1, ("go_out",)))
             facts = [Fact("ended_by", ("went_out", "exhausted")), Fact("deadwood", tuple(range(
                 m.max_deadwood(self.game) + 1))), Fact("went_out", BOOL)]
-        return Declared(tuple(moves), None, "no player is ever forced to knock, so turns may go on without end",
+        forced = "go out" if self.melding is not None else "knock"
+        return Declared(tuple(moves), None, f"no player is ever forced to {forced}, so turns may go on without end",
                         tuple(facts))

@@ -84,7 +84,7 @@ class MeldRules:
     value_of: tuple[int, ...] = ()
     rule: dict[str, Any] = field(default_factory=dict)
     deck: Deck | None = None
-    _memo: dict[tuple[str, CardMask, int], Any] = field(default_factory=dict, repr=False)
+    _memo: dict[tuple[str, CardMask, int, int], Any] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def build(d: Mapping[str, Any], key: str, file: str) -> MeldRules:
@@ -150,8 +150,8 @@ class MeldRules:
         return (cards, tuple(d.rank_of[c] for c in cards), tuple(d.suit_of[c] for c in cards),
                 tuple(w >= 0 and d.rank_of[c] == w for c in cards))
 
-    def _memoised(self, what: str, hand: CardMask, ridx: int, fn: Any) -> Any:
-        k = (what, hand, ridx)
+    def _memoised(self, what: str, hand: CardMask, ridx: int, fn: Any, extra: int = 0) -> Any:
+        k = (what, hand, ridx, extra)
         v = self._memo.get(k)
         if v is None:
             if len(self._memo) >= MEMO_LIMIT:
@@ -205,9 +205,11 @@ class MeldRules:
             cards, ranks, suits, wild = self._cards(hand, ridx)
             return melds.min_deadwood(ranks, suits, wild, tuple(self.value_of[c] for c in cards), self.kinds,
                                       self.min_size, self.min_natural, **self.rule)
-        dw = int(self._memoised("least", hand, ridx, least))
-        return [c for c in Deck.cards_of(candidates)
-                if self.value_of[c] >= dw and self.can_lay(hand & ~(1 << c), ridx)]
+        def survivors() -> list[Card]:
+            dw = int(self._memoised("least", hand, ridx, least))
+            return [c for c in Deck.cards_of(candidates)
+                    if self.value_of[c] >= dw and self.can_lay(hand & ~(1 << c), ridx)]
+        return list(self._memoised("out", hand, ridx, survivors, candidates))
 
     def partition(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], ...]:
         """The melds laid when going out with ``hand`` (deterministic; see :func:`melds.meld_partition`)."""

@@ -150,19 +150,21 @@ class TurnUpTrump(Component):
 
     def _forced(self, st: State) -> bool:
         """The dealer may not pass: last round, everyone else passed, dealer must name."""
-        r = self._s(st).round
-        return (self.all_pass == "dealer_must_name" and r == len(self.rounds) - 1
-                and st.cur == st.dealer)
+        if st.cur != st.dealer or self.all_pass != "dealer_must_name":
+            return False
+        cs: CallingState = st.cstate[self.index]  # type: ignore[assignment]
+        return cs.round == len(self.rounds) - 1
 
     def start(self, st: State) -> None:
         self._enter_round(st, 0)
 
     def legal(self, st: State) -> list[Action]:
-        if self._s(st).discarding:
+        cs: CallingState = st.cstate[self.index]  # type: ignore[assignment]
+        if cs.discarding:
             deck = st.game.deck
             held = deck.canonical(st.hands[st.cur]) if deck.has_copies else st.hands[st.cur]
             return [self.discard_action[c] for c in deck.cards_of(held)]
-        r = self._s(st).round
+        r = cs.round
         rd = self.rounds[r]
         out: list[Action] = []
         if rd["kind"] == "accept_turn_up":
@@ -172,7 +174,7 @@ class TurnUpTrump(Component):
             out.extend(a for s, a in enumerate(self.name_action) if s != skip)
         if not self._forced(st):
             out.append(self.pass_action)
-            if self.exchange and self.exchange.get("scope", "turn") == "hand" and self._s(st).farmer == st.cur:
+            if self.exchange and self.exchange.get("scope", "turn") == "hand" and cs.farmer == st.cur:
                 return [self.pass_action]  # the exchange was this player's pass for the whole hand
             for g in self.guests:  # a declaration offered on this turn, in place of the pass
                 if g.bars_host_actions(st, st.cur):  # type: ignore[attr-defined]
@@ -200,20 +202,21 @@ class TurnUpTrump(Component):
     def apply(self, st: State, a: Action) -> None:
         k = self.codec.kind(a)
         deck = st.game.deck
+        cs: CallingState = st.cstate[self.index]  # type: ignore[assignment]
         if k == "discard":
             c = self.codec.cards(a)[0]
             st.hands[st.cur] &= ~(1 << c)
             st.piles[self.pile].append(c)
-            self._s(st).discarding = False
+            cs.discarding = False
             st.next_phase()
             return
         if k == "accept":
             up = st.up
             st.set_trump(deck.suit_of[up], up, st.cur)
-            if self.rounds[self._s(st).round].get("dealer_exchange"):
+            if self.rounds[cs.round].get("dealer_exchange"):
                 st.piles[self.pile].remove(up)
                 st.hands[st.dealer] |= 1 << up
-                self._s(st).discarding = True
+                cs.discarding = True
                 st.cur = st.dealer
                 return
             st.next_phase()
@@ -236,19 +239,19 @@ class TurnUpTrump(Component):
                 pile[:n] = list(give)
             else:
                 pile[-n:] = list(give)
-            self._s(st).exchanged = True
-            self._s(st).farmer = st.cur
+            cs.exchanged = True
+            cs.farmer = st.cur
             if not self.exchange["counts_as_pass"]:
                 return
         if k == "declare":  # a later phase's declaration made on this turn: it is this turn's pass
             guest = next(g for g in self.guests if a in g.offered(st, st.cur))  # type: ignore[attr-defined]
             guest.declare_on_turn(st, st.cur)  # type: ignore[attr-defined]
         # a pass (an exchange or a declaration counts as one)
-        self._s(st).passes += 1
-        if self._s(st).passes < sum(st.active):
+        cs.passes += 1
+        if cs.passes < sum(st.active):
             st.cur = st.next_seat(st.cur)
             return
-        r = self._s(st).round + 1
+        r = cs.round + 1
         if r < len(self.rounds):
             self._enter_round(st, r)
             return
