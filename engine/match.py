@@ -4,7 +4,9 @@ Two kinds of end, each a general rule used by several systems:
 
 * ``target``: the first entity to reach the target wins (Euchre to 10, Bird
   Dog to 11); ``simultaneous: extra_hand`` plays another hand when several
-  reach it together, and ``extra_hand_tie`` says what a tie after it means;
+  reach it together, ``highest`` lets the highest of them win at once (an
+  exact tie at the top still plays another hand), and ``extra_hand_tie`` says
+  what a tie after an extra hand means;
   with ``floor``, an entity whose total falls to the floor loses and the best
   of the others wins (Bid Euchre, where scores can fall for ever).
 * ``elimination``: an entity whose counter reaches the limit is out (Riding the
@@ -151,7 +153,11 @@ class MatchRules:
                 elif self.simultaneous == "maker_first" and st.maker >= 0 and g.entity_of[st.maker] in reached:
                     st.finish([g.entity_of[st.maker]])  # the maker's (the bidder's) entity counts first
                 else:
-                    st.finish(self._best(totals, reached, down))
+                    top = self._best(totals, reached, down)
+                    if len(top) > 1 and self.simultaneous == "highest":
+                        st.extra_hand = True  # an exact tie at the top: another hand (then extra_hand_tie)
+                    else:
+                        st.finish(top)
             return
         out_now = [e for e, team in enumerate(g.teams)
                    if any(st.active[s] for s in team) and totals[e] >= self.limit]

@@ -49,8 +49,7 @@ def test_calling_trump_reasons() -> None:
 def test_farmers_hand_reason() -> None:
     st = Game.from_system("euchre").new_initial_state(None, [EUCHRE])
     e = refused(st, "farmers_hand 9D 10D QD")  # seat 1 holds only two nines and tens
-    assert e.reason == ("the exchange needs the named cards of the allowed ranks, once per hand, "
-                        "in the allowed round")
+    assert e.reason == "the trade needs 3 cards of 9/10 named, once per hand, in the allowed round"
     assert e.source is not None and "bottom 3 cards of the kitty" in e.source.quote
 
 

@@ -613,8 +613,8 @@ def test_bids_are_public_in_every_observation() -> None:
     assert {"seat": 3, "action": "bid 7 S"} in obs["history"]
     assert obs["legal"] == [] and obs["to_act"] == 0
     assert sorted(obs["my_cards"]) == sorted(hands_of(PLAN_MADE)[2])
-    assert all(not set(hands_of(PLAN_MADE)[0]) & set(v.get("cards_top_first", []))
-               for i, v in enumerate(obs["zones"]["hand"]) if i != 0)
+    others = [v for i, v in enumerate(obs["zones"]["hand"]) if i != 2]
+    assert others == [{"count": 12}] * 3  # the bids are public, the other hands are not
 
 
 def test_auction_declarations() -> None:
@@ -667,3 +667,17 @@ def test_auction_number_only_then_the_bidder_names_trump_or_no_trump() -> None:
     act(st, "name NT")
     assert st.trump == -1 and st.maker == 1 and st.comp.kind == "tricks"
     assert auction(g).result_fields(st) == {"contract": {"seat": 1, "bid": 3, "suit": "NT"}}
+
+
+def test_auction_clause_errors_name_the_key() -> None:
+    from cardspec.engine.errors import SpecError
+
+    for edit, key, message in (
+        (lambda d: d["phases"][0].update(min=5, max=3), "phases.0.max", "1 <= min <= max"),
+        (lambda d: d["phases"][0].update(suit_in_bid=False, outbid="higher_number_or_new_suit"),
+         "phases.0.outbid", "needs bids that name a suit"),
+        (lambda d: d["phases"][0].update(end={"rounds": 1, "passes": 2}), "phases.0.end", "exactly one"),
+    ):
+        with pytest.raises(SpecError, match=message) as exc:
+            variant(edit)
+        assert exc.value.key == key

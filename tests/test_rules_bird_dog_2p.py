@@ -15,6 +15,7 @@ import pytest
 from cardspec.engine.bots import rule_bot
 from cardspec.engine.errors import RecordError
 from cardspec.engine.game import Game
+from cardspec.engine.options import parse_value
 from cardspec.engine.record import dumps, record_of, replay
 from cardspec.engine.spec import load
 from cardspec.engine.state import State
@@ -247,7 +248,7 @@ READINGS = [(a.option, v) for a in load(SYSTEM).ambiguities for v in a.readings]
 
 @pytest.mark.parametrize(("option", "value"), READINGS)
 def test_every_ambiguity_reading_is_playable(option: str, value: str) -> None:
-    g = game(**{option: value})
+    g = game(**{option: parse_value(load(SYSTEM).option_decls[option], value)})
     st = g.new_initial_state(7)
     rng = random.Random(3)
     bot = rule_bot(rng)
@@ -331,3 +332,42 @@ def test_also_on_turns_of_must_name_an_earlier_host_phase(tmp_path: Any) -> None
     p.write_text(text)
     with pytest.raises(SpecError, match="also_on_turns_of"):
         Game.from_system(str(p))
+
+
+# --- the match end -----------------------------------------------------------------------------------
+def _at(g: Game, totals: list[int], gained: list[int], extra: bool = False) -> State:
+    st = g.new_initial_state(1)
+    st.counters = list(totals)
+    st.extra_hand = extra
+    g.match.after_hand(st, gained)
+    return st
+
+
+def test_both_at_eleven_play_another_hand() -> None:
+    """"If two players reach 21 at the same time, another hand is played" (unchanged for two players)."""
+    st = _at(game(), [12, 11], [3, 2])
+    assert st.winners is None and st.extra_hand
+
+
+def test_highest_wins_reading_breaks_only_an_exact_tie_with_another_hand() -> None:
+    g = game(simultaneous_target="highest_wins")
+    assert _at(g, [12, 11], [3, 2]).winners == (0,)
+    tied = _at(g, [11, 11], [3, 3])
+    assert tied.winners is None and tied.extra_hand
+
+
+def test_a_tie_after_the_extra_hand_follows_the_register() -> None:
+    """"The player with the highest score after the hand is the winner." (extra-hand-tie)"""
+    again = _at(game(), [13, 13], [1, 1], extra=True)
+    assert again.winners is None
+    shared = _at(game(extra_hand_tie="shared_win"), [13, 13], [1, 1], extra=True)
+    assert shared.winners == (0, 1)
+    assert _at(game(), [14, 13], [2, 1], extra=True).winners == (0,)
+
+
+@pytest.mark.parametrize(("target", "total", "over"), [(11, 11, True), (11, 10, False), (21, 20, False),
+                                                        (21, 21, True)])
+def test_first_to_the_target_wins(target: int, total: int, over: bool) -> None:
+    """"First player to 11 points wins." (target-eleven-or-twenty-one: 21 is the other reading)"""
+    st = _at(game(target=target), [total, 3], [2, 0])
+    assert (st.winners == (0,)) is over

@@ -116,8 +116,20 @@ def hand_length(game: Game) -> tuple[str, str, dict[str, Any] | None]:
 
 
 def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
-    """(status, detail, witness): does every match end?"""
+    """(status, detail, witness): does every match end?
+
+    A ``rounds`` match ends after its fixed number of hands (unless deals may be
+    thrown in, or ties are played off); otherwise z3 looks for a hand that lowers a
+    total, or leaves every total unchanged, over the fact model.
+    """
     m = game.match
+    if m.kind == "rounds":
+        redeals = [ph.id for ph in game.phases if getattr(ph, "all_pass", "") == "redeal"]
+        if redeals:
+            return "flagged", "may not end: every deal may be thrown in (all pass, redeal)", None
+        if m.tie == "extra_hand":
+            return "flagged", "may not end: extra hands are played while the best totals stay tied", None
+        return "proved", f"the match is a fixed number of hands ({m.rounds}); scores do not matter", None
     ctx = z3.Context()
     fm = FactModel(game, ctx)
     s = z3.Solver(ctx=ctx)

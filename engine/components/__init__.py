@@ -9,6 +9,7 @@ from .auction import Auction
 from .base import Component
 from .declarations import Declarations
 from .draw_discard import DrawDiscard
+from .pile_trade import PileTrade
 from .tricks import Tricks
 from .turn_up_trump import TurnUpTrump
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 COMPONENTS: dict[str, type[Component]] = {
-    c.kind: c for c in (TurnUpTrump, Declarations, Tricks, DrawDiscard, Auction)
+    c.kind: c for c in (TurnUpTrump, Declarations, Tricks, DrawDiscard, Auction, PileTrade)
 }
 
 

@@ -220,7 +220,7 @@ class Auction(Component):
         cs = self._s(st)
         kind = self.codec.kind(a)
         if cs.naming:
-            return f"the auction is over: seat {cs.bidder} holds the contract and names trump", self.source
+            return f"the auction is over: seat {cs.bidder} holds the contract and names trump", self.end_source
         if kind == "pass" and self.forced(st):
             return "nobody has bid, so the dealer must bid and may not pass", self.all_pass_source
         if kind != "bid":

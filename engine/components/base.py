@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, ActionCodec, KindSig
-from ..errors import Source
+from ..errors import Source, SpecError
 from ..tables import Value
 
 if TYPE_CHECKING:
@@ -75,6 +75,35 @@ class Component:
         """Called once the game's action codec exists."""
         self.game = game
         self.codec: ActionCodec = game.codec
+
+    # --- a guest on another phase's turns (``also_on_turns_of``) ---------------------
+    host: str | None = None
+    """The id of the earlier phase on whose turns this component's actions are also offered, if any."""
+
+    def bind_host(self, host: Component) -> None:
+        """Called by the host phase when it binds; a guest checks the host suits it."""
+        raise SpecError(f"'{self.kind}' cannot be offered on another phase's turns", self.file,
+                        key=f"{self.key}.also_on_turns_of")
+
+    def offered(self, st: State, seat: int, host_round: int) -> list[Action]:
+        """The actions this guest offers ``seat`` on a turn of the host (in the host's round ``host_round``)."""
+        return []
+
+    def act_on_turn(self, st: State, seat: int, a: Action) -> bool:
+        """Carry out an offered action for ``seat``; return whether it is that turn's pass."""
+        raise NotImplementedError
+
+    def bars_host_actions(self, st: State, seat: int) -> bool:
+        """Whether ``seat`` may now only pass on the host's turns, because of what it did as a guest."""
+        return False
+
+    def why_not_offered(self) -> tuple[str, Source]:
+        """Why a guest action named now is refused, and the clause."""
+        return f"'{self.id}' does not offer that now", self.source
+
+    def codec_kinds(self) -> frozenset[str]:
+        """The action kinds this component declares."""
+        return frozenset(sig.kind for sig in self.action_sigs())
 
     def zone_ids(self) -> list[str]:
         """The zones (by id, see :mod:`cardspec.engine.zones`) this component moves cards in or out of."""

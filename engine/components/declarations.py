@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
-from ..errors import SpecError
+from ..errors import Source, SpecError
 from .base import Component, PhaseState
 from .declared import BOOL, Declared, Fact
 
@@ -55,8 +55,9 @@ class Declarations(Component):
         self.enabled: bool = d.get("enabled", True)
         self.limit: str = d.get("limit", "any")
         self.effect: str = d["effect"]
-        self.host: str | None = d.get("also_on_turns_of")
+        self.host = d.get("also_on_turns_of")
         self.hosted = False
+        self.also_source = Source(**d["also_source"]) if "also_source" in d else self.source
         for k, v, allowed in (("who", self.who, ("maker", "all", "not_declarer")),
                               ("limit", self.limit, ("any", "one"))):
             if v not in allowed:
@@ -93,17 +94,22 @@ class Declarations(Component):
             raise SpecError(f"phase '{host.id}' comes after this one", self.file, key=f"{self.key}.also_on_turns_of")
         self.hosted = True
 
-    def offered(self, st: State, seat: int) -> list[Action]:
-        """The declaration, if ``seat`` may make it now on a turn of the host phase."""
+    def offered(self, st: State, seat: int, host_round: int) -> list[Action]:
+        """The declaration, if ``seat`` may make it now on a turn of the host phase (any round)."""
         if not self.enabled or self.who == "maker" or st.decl[seat] & self.bit:
             return []
         if self.limit == "one" and any(d & self.bit for d in st.decl):
             return []
         return [self.action]
 
-    def declare_on_turn(self, st: State, seat: int) -> None:
-        """Make the declaration for ``seat`` during the host phase."""
+    def act_on_turn(self, st: State, seat: int, a: Action) -> bool:
+        """Make the declaration for ``seat`` during the host phase; it is that turn's pass."""
         st.decl[seat] |= self.bit
+        return True
+
+    def why_not_offered(self) -> tuple[str, Source]:
+        return (f"'{self.choice}' may be declared only by a player who may still declare it, on their own turn",
+                self.also_source)
 
     def bars_host_actions(self, st: State, seat: int) -> bool:
         """Whether ``seat`` declared on a host turn and so, with ``who: not_declarer``, may only pass there."""

@@ -13,11 +13,12 @@ redealt, the next undealt card is turned and fixes trump with no maker
 (``turn_up_fixed``), or the card turned for the last round fixes it
 (``up_card_fixed``: bird-dog-2p, whose last declare round is over the
 card that already established trump).
-A ``kitty_exchange`` (Euchre's Farmer's Hand) lets a player holding enough
-cards of some ranks swap them for cards of the kitty, counting as a pass. A
-later ``declarations`` phase with ``also_on_turns_of: <this phase's id>`` is
-offered on each turn here too, also counting as the turn's pass (Bird Dog's nil
-"when the option to declare is theirs").
+Later phases with ``also_on_turns_of: <this phase's id>`` are *guests*: their
+actions are offered on each player's turn here too, in place of the pass
+(Euchre's Farmer's Hand, a ``pile_trade``; Bird Dog's nil "when the option to
+declare is theirs", a ``declarations`` phase). The host lists what each guest
+offers, hands a guest's action back to it, and counts it as the turn's pass
+when the guest says so; a guest may leave a player only the pass on later turns.
 
 Used by: euchre, bird-dog-11 (and, per docs/design.md, buck-euchre,
 bird-dog-21 and bird-dog-2p).
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
@@ -47,8 +47,6 @@ class CallingState(PhaseState):
     round: int = 0
     passes: int = 0
     discarding: bool = False
-    exchanged: bool = False
-    farmer: int = -1
 
 
 class TurnUpTrump(Component):
@@ -67,9 +65,6 @@ class TurnUpTrump(Component):
             raise SpecError("all_pass must be dealer_must_name, redeal, turn_up_fixed or up_card_fixed, "
                             f"got {self.all_pass!r}",
                             file, key=f"{key}.all_pass")
-        ex = d.get("kitty_exchange")
-        self.exchange: dict[str, Any] | None = dict(ex) if ex and ex["enabled"] is True else None
-        self.exchange_source = Source(**ex["source"]) if ex else None
         for i, r in enumerate(self.rounds):
             if r["kind"] == "accept_turn_up" and ("turn_up" not in r or "action" not in r):
                 raise SpecError("an accept_turn_up round needs turn_up and action", file,
@@ -91,10 +86,6 @@ class TurnUpTrump(Component):
             out.append(KindSig("accept", choices=accepts))
         if any(r["kind"] == "name_suit" for r in self.rounds):
             out.append(KindSig("name", suit=True))
-        if self.exchange:
-            n = self.exchange["count"]
-            # one card up to the trade size parse, so a short trade is refused by the rule (and cites it)
-            out.append(KindSig("exchange", choices=(self.exchange["name"],), cards=(1, n)))
         return out
 
     def bind(self, game: Game) -> None:
@@ -109,22 +100,14 @@ class TurnUpTrump(Component):
         if ups and max(ups) >= size:
             raise SpecError(f"turn-up {max(ups)} needs more than the {size} cards of '{self.pile}'",
                             self.file, key=self.key)
-        if self.exchange:
-            ex = self.exchange
-            bad = [r for r in ex["ranks"] if r not in deck.ranks]
-            if bad:
-                raise SpecError(f"exchange ranks {bad} are not in the deck", self.file, key=self.key)
-            self.ex_ranks = frozenset(deck.ranks.index(r) for r in ex["ranks"])
-            self.ex_mask = sum(1 << c for c in range(deck.size) if deck.rank_of[c] in self.ex_ranks)
         codec = self.codec
         self.pass_action = codec.encode("pass")
         self.discard_action = tuple(codec.encode("discard", cards=(c,)) for c in range(deck.size))
         self.accept_action = {i: codec.encode("accept", choice=r["action"])
                               for i, r in enumerate(self.rounds) if r["kind"] == "accept_turn_up"}
-        self.exchange_base = codec.base("exchange", self.exchange["name"]) if self.exchange else 0
-        self.guests = [ph for ph in game.phases if getattr(ph, "host", None) == self.id]
+        self.guests = [ph for ph in game.phases if ph.host == self.id]
         for g in self.guests:
-            g.bind_host(self)  # type: ignore[attr-defined]
+            g.bind_host(self)
         self.name_action = tuple(codec.encode("name", suit=s) for s in range(len(deck.suits))) \
             if "name" in codec.sigs else ()
 
@@ -174,30 +157,25 @@ class TurnUpTrump(Component):
             out.extend(a for s, a in enumerate(self.name_action) if s != skip)
         if not self._forced(st):
             out.append(self.pass_action)
-            if self.exchange and self.exchange.get("scope", "turn") == "hand" and cs.farmer == st.cur:
-                return [self.pass_action]  # the exchange was this player's pass for the whole hand
-            for g in self.guests:  # a declaration offered on this turn, in place of the pass
-                if g.bars_host_actions(st, st.cur):  # type: ignore[attr-defined]
+            seat = st.cur
+            for g in self.guests:  # guests' actions, in place of the pass
+                if g.bars_host_actions(st, seat):
                     return [self.pass_action]
-                out.extend(g.offered(st, st.cur))  # type: ignore[attr-defined]
-        if self.exchange:
-            out.extend(self._exchanges(st))
+            for g in self.guests:
+                out.extend(g.offered(st, seat, r))
         out.sort()
         return out
 
-    def _exchanges(self, st: State) -> list[Action]:
-        ex = self.exchange
-        if not ex or self._s(st).round not in ex["rounds"] or self._s(st).exchanged or self._forced(st):
-            return []
-        held = st.hands[st.cur] & self.ex_mask
-        if held.bit_count() < ex["count"]:
-            return []
-        eligible = list(st.game.deck.cards_of(held))
-        base, pack = self.exchange_base, self.codec.with_cards
-        if not st.game.deck.has_copies:
-            return [pack(base, combo) for combo in combinations(eligible, ex["count"])]
-        canonical = self.codec.canonical
-        return sorted({canonical(pack(base, combo), held) for combo in combinations(eligible, ex["count"])})
+    def _guest_of(self, st: State, a: Action) -> Component | None:
+        """The guest that offers ``a`` on this turn, if any (never when the dealer is forced)."""
+        if self._forced(st):
+            return None
+        r = self._s(st).round
+        for g in self.guests:
+            offered = g.offered(st, st.cur, r)
+            if a in offered or (st.game.deck.has_copies and self.codec.canonical(a, st.hands[st.cur]) in offered):
+                return g
+        return None
 
     def apply(self, st: State, a: Action) -> None:
         k = self.codec.kind(a)
@@ -225,28 +203,10 @@ class TurnUpTrump(Component):
             st.set_trump(self.codec.suit(a), -1, st.cur)
             st.next_phase()
             return
-        if k == "exchange":
-            assert self.exchange is not None
-            give = self.codec.cards(a)
-            pile = st.piles[self.pile]
-            n = self.exchange["count"]
-            take = pile[:n] if self.exchange["from"] == "bottom" else pile[-n:]
-            for c in give:
-                st.hands[st.cur] &= ~(1 << c)
-            for c in take:
-                st.hands[st.cur] |= 1 << c
-            if self.exchange["from"] == "bottom":
-                pile[:n] = list(give)
-            else:
-                pile[-n:] = list(give)
-            cs.exchanged = True
-            cs.farmer = st.cur
-            if not self.exchange["counts_as_pass"]:
-                return
-        if k == "declare":  # a later phase's declaration made on this turn: it is this turn's pass
-            guest = next(g for g in self.guests if a in g.offered(st, st.cur))  # type: ignore[attr-defined]
-            guest.declare_on_turn(st, st.cur)  # type: ignore[attr-defined]
-        # a pass (an exchange or a declaration counts as one)
+        guest = self._guest_of(st, a) if k != "pass" else None
+        if guest is not None and not guest.act_on_turn(st, st.cur, a):
+            return  # a guest's action that is not this turn's pass: the same player acts again
+        # a pass (a guest's action may count as one)
         cs.passes += 1
         if cs.passes < sum(st.active):
             st.cur = st.next_seat(st.cur)
@@ -279,16 +239,16 @@ class TurnUpTrump(Component):
             return "the dealer may not pass: everyone else has passed", self.all_pass_source
         if k == "name" and self.rounds[r]["kind"] == "name_suit":
             return "the suit that was turned down may not be named", self.round_sources[r]
-        if k == "exchange" and self.exchange_source is not None:
-            return "the exchange needs the named cards of the allowed ranks, once per hand, " \
-                   "in the allowed round", self.exchange_source
+        for g in self.guests:
+            if k in g.codec_kinds():
+                return g.why_not_offered()
         return f"not allowed in round {r + 1} of calling trump", self.round_sources[r]
 
     def hidden(self, a: Action) -> bool:
-        return self.codec.kind(a) in ("discard", "exchange")
+        return self.codec.kind(a) == "discard" or any(g.hidden(a) for g in self.guests)
 
     def declarations(self) -> Declared:
-        """The dealer's pick-up and discard, the kitty exchange; rounds × players turns; maker facts."""
+        """The dealer's pick-up and discard; rounds × players turns; maker facts (guests declare their own)."""
         assert self.game is not None
         n = self.game.num_players
         moves: list[Transfer] = []
@@ -297,11 +257,6 @@ class TurnUpTrump(Component):
             moves.append(Transfer("dealer picks up the turned card", self.pile, DEALER, 1, ("accept",)))
             moves.append(Transfer("dealer discards", HAND, self.pile, 1, ("discard",)))
             extra += 1
-        ex = self.exchange
-        if ex:
-            moves.append(Transfer(f"{ex['name']} exchange", HAND, self.pile, ex["count"], ("exchange",),
-                                  swap=True))
-            extra += 0 if ex["counts_as_pass"] else 1
         rounds = len(self.rounds)
-        return Declared(tuple(moves), rounds * n + extra, f"{rounds} rounds of {n} turns, {extra} exchange",
+        return Declared(tuple(moves), rounds * n + extra, f"{rounds} rounds of {n} turns, {extra} discard",
                         (Fact("maker", BOOL), Fact("trump_made", BOOL)))
