@@ -176,7 +176,7 @@ def check_rows(systems: Sequence[str], n: int, bot: str) -> Iterator[dict[str, A
             for seed in range(n):
                 rng = random.Random(f"check/{seed}")
                 chooser = BOTS["rule" if seed % 2 and bot == "mixed" else
-                               "random" if bot == "mixed" else bot](rng)
+                               "random_then_rule" if bot == "mixed" else bot](rng)
                 rep = checked_match(game.new_initial_state(seed), chooser, rng, probe_every=7)
                 acts += rep.actions
                 hands += len(rep.state.hand_results)

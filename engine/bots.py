@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from itertools import combinations
+from typing import Any
 
 from .actions import Action
 from .state import State
@@ -87,9 +88,10 @@ def rule_bot(rng: random.Random) -> Bot:
                 return next(a for a in legal if codec.kind(a) == "declare")
         if "go_out" in kinds:  # melding games: go out whenever possible
             return next(a for a in legal if codec.kind(a) == "go_out")
-        meld = getattr(st.comp, "meld_deadwood", None)
-        if meld is not None and meld(st, hand) is not None and ("discard" in kinds or "draw_stock" in kinds):
-            return _meld_choice(st, legal, kinds, meld)
+        hints_of = getattr(st.comp, "meld_hints", None)
+        hints = hints_of(st) if hints_of is not None else None
+        if hints is not None and ("discard" in kinds or "draw_stock" in kinds):
+            return _meld_choice(st, legal, kinds, hints)
         if "discard" in kinds and st.game.hand_value is None:
             return min(legal, key=lambda a: _power_any(st, codec.cards(a)[0]))
         if "discard" in kinds:
@@ -111,21 +113,47 @@ def rule_bot(rng: random.Random) -> Bot:
     return choose
 
 
-def _meld_choice(st: State, legal: list[Action], kinds: set[str], deadwood: Callable[[State, int], int]) -> Action:
-    """Melding games: discard the card that leaves the least deadwood (the highest of equals);
-    take the top discard when it lowers the deadwood the hand can reach."""
+LONG_ROUND = 60
+"""Actions into a melding round after which the rule bot discards by an exact deadwood search."""
+
+
+def _ties(deck: Any, c: int, hand: int, wild: int) -> int:
+    """How many melds card ``c`` could help make in ``hand``: wild cards count high; otherwise cards of its
+    rank, and cards of its suit within two ranks (cheap, for the bot's choices only)."""
+    r, s = deck.rank_of[c], deck.suit_of[c]
+    if r == wild:
+        return 100
+    n = 0
+    for d in deck.cards_of(hand & ~(1 << c)):
+        if deck.rank_of[d] == wild:
+            n += 1
+        elif deck.rank_of[d] == r:
+            n += 2
+        elif deck.suit_of[d] == s and abs(deck.rank_of[d] - r) <= 2:
+            n += 1
+    return n
+
+
+def _meld_choice(st: State, legal: list[Action], kinds: set[str], hints: tuple[int, tuple[int, ...]]) -> Action:
+    """Melding games (going out is taken before this): discard the loosest card, the most valuable of equals;
+    take the top discard when it is wild or joins at least two of the hand's cards. In a long round, draw
+    only from the stock and discard by an exact deadwood search, so that rounds end."""
     codec = st.game.codec
+    deck = st.game.deck
     hand = st.hands[st.cur]
-    if "discard" in kinds:
+    wild, value = hints
+    deadwood = getattr(st.comp, "meld_deadwood", None)
+    if "discard" in kinds and deadwood is not None and len(st.history) - st.hand_start > LONG_ROUND:
+        # a long round: search for the discard that leaves the least deadwood (dearer, but it gets out)
         return min(legal, key=lambda a: (deadwood(st, hand & ~(1 << codec.cards(a)[0])),
-                                         -st.game.deck.rank_of[codec.cards(a)[0]], a))
+                                         -value[codec.cards(a)[0]], a))
+    if "discard" in kinds:
+        return min(legal, key=lambda a: (_ties(deck, codec.cards(a)[0], hand, wild),
+                                         -value[codec.cards(a)[0]], a))
     disc = st.piles.get(getattr(st.comp, "discard", ""), [])
-    if "draw_discard" in kinds and disc:
-        top = disc[-1]
-        with_top = min(deadwood(st, hand) if c == top else deadwood(st, (hand | 1 << top) & ~(1 << c))
-                       for c in st.game.deck.cards_of(hand | 1 << top))
-        if with_top < deadwood(st, hand):
-            return next(a for a in legal if codec.kind(a) == "draw_discard")
+    long_round = len(st.history) - st.hand_start > LONG_ROUND  # then fresh cards only: no take-and-return loop
+    if "draw_discard" in kinds and disc and not long_round and _ties(deck, disc[-1], hand | 1 << disc[-1], wild) >= 2:
+        return next(a for a in legal if codec.kind(a) == "draw_discard")
     return next(a for a in legal if codec.kind(a) == "draw_stock")
 
 
@@ -136,4 +164,22 @@ def _power_any(st: State, c: int) -> int:
     return max(tt.power[s][c] for s in range(len(st.game.deck.suits)))
 
 
-BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": random_bot, "rule": rule_bot}
+RANDOM_ACTIONS = 400
+"""Actions of a match that :func:`random_then_rule_bot` plays at random before the rule bot takes over."""
+
+
+def random_then_rule_bot(rng: random.Random) -> Bot:
+    """Uniform random choices for the first :data:`RANDOM_ACTIONS` actions of a match, then the rule bot:
+    random play that still ends in games where pure chance almost never ends a round (a rummy's going out)."""
+    rule = rule_bot(rng)
+
+    def choose(st: State, legal: list[Action]) -> Action:
+        if len(st.history) < RANDOM_ACTIONS:
+            return legal[rng.randrange(len(legal))]
+        return rule(st, legal)
+
+    return choose
+
+
+BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": random_bot, "rule": rule_bot,
+                                                   "random_then_rule": random_then_rule_bot}

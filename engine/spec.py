@@ -30,6 +30,8 @@ class Ambiguity:
     decision: str
     reasons: str
     with_options: dict[str, Any]
+    only_with: bool = False
+    """The other readings are played (checked, verified) only together with ``with_options``."""
 
 
 @dataclass(frozen=True)
@@ -59,19 +61,22 @@ class Spec:
     def ambiguities(self) -> list[Ambiguity]:
         """The ambiguity register."""
         return [Ambiguity(a["id"], Source(**a["source"]), a["question"], a["option"],
-                          dict(a["readings"]), a["decision"], a["reasons"], dict(a.get("with_options", {})))
+                          dict(a["readings"]), a["decision"], a["reasons"], dict(a.get("with_options", {})),
+                          bool(a.get("only_with", False)))
                 for a in self.data["ambiguities"]]
 
     def option_sets(self) -> list[dict[str, Any]]:
         """The option sets that ``cardspec check``, the property suite and ``cardspec verify`` run.
 
         The defaults; each option moved alone to each of its other sample values; and each
-        reading of an ambiguity together with the other options it is registered ``with_options``.
+        reading of an ambiguity together with the other options it is registered ``with_options``
+        (with ``only_with``, that reading is not also moved alone: played alone it may never end).
         """
         decls = self.option_decls
+        only = {(a.option, key_of(v)) for a in self.ambiguities if a.only_with for v in a.readings}
         sets: list[dict[str, Any]] = [{}]
         for name, d in decls.items():
-            sets += [{name: v} for v in d.sample_values() if v != d.default]
+            sets += [{name: v} for v in d.sample_values() if v != d.default and (name, key_of(v)) not in only]
         for a in self.ambiguities:
             for v in decls[a.option].all_values() if a.with_options else ():
                 combo = {**a.with_options, a.option: v}

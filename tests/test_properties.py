@@ -20,7 +20,7 @@ from hypothesis import strategies as hs
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from cardspec.engine import invariants as inv
-from cardspec.engine.bots import BOTS
+from cardspec.engine.bots import BOTS, RANDOM_ACTIONS
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
 from cardspec.engine.options import key_of
@@ -35,9 +35,6 @@ def _id(case: tuple[str, dict[str, Any]]) -> str:
     return sid + "[" + ",".join(f"{k}={key_of(v)}" for k, v in opts.items()) + "]"
 
 
-RANDOM_ACTIONS = 400
-"""Uniform random play for this many actions of a match; then the rule bot finishes it, so that
-games where random play almost never ends a round (a rummy's going out) stay bounded."""
 LONG_SCHEDULE = 4
 """Specs whose round schedule is longer than this run a quarter of the examples (at least 2) in the
 default profile: each of their matches plays every round of the schedule. The soak profile runs all."""
@@ -84,6 +81,18 @@ def test_every_option_value_is_covered(sid: str) -> None:
     for name, d in spec.option_decls.items():
         for v in d.sample_values():
             assert v == d.default or (name, key_of(v)) in covered
+
+
+@pytest.mark.parametrize("sid", list(available()))
+def test_only_with_readings_are_never_played_alone(sid: str) -> None:
+    """An ambiguity registered ``only_with`` plays its other readings only with its ``with_options``."""
+    spec = load(sid)
+    for a in spec.ambiguities:
+        if not a.only_with:
+            continue
+        for opts in spec.option_sets():
+            if a.option in opts and key_of(opts[a.option]) != a.decision:
+                assert all(key_of(opts.get(k)) == key_of(v) for k, v in a.with_options.items()), (a.id, opts)
 
 
 class MatchMachine(RuleBasedStateMachine):

@@ -116,6 +116,12 @@ class DrawDiscard(Component):
             return None
         return self.melding.deadwood(hand, st.game.round_index(st.hand_no))
 
+    def meld_hints(self, st: State) -> tuple[int, tuple[int, ...]] | None:
+        """The wild rank this round (-1 for none) and each card's penalty value (None without melding); for bots."""
+        if self.melding is None:
+            return None
+        return self.melding.wild_by_round[st.game.round_index(st.hand_no)], self.melding.value_of
+
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
         """With melding: ``deadwood`` (the entity's cards left, less their best melds) and ``went_out``."""
         if self.melding is None:
