@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -164,33 +165,54 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_rows(systems: Sequence[str], n: int, bot: str) -> Iterator[dict[str, Any]]:
-    """Validate each spec and play ``n`` checked matches per option set."""
-    for sid in systems:
-        spec = load(sid)
-        for opts in spec.option_sets():
-            game = Game(spec, opts)
-            t0 = time.perf_counter()
-            acts = hands = 0
-            bad: list[str] = []
-            for seed in range(n):
-                rng = random.Random(f"check/{seed}")
-                chooser = BOTS["rule" if seed % 2 and bot == "mixed" else
-                               "random_then_rule" if bot == "mixed" else bot](rng)
-                rep = checked_match(game.new_initial_state(seed), chooser, rng, probe_every=7)
-                acts += rep.actions
-                hands += len(rep.state.hand_results)
-                if rep.violations:
-                    bad.append(f"seed {seed}: {rep.violations[0]}")
-            yield {"system": sid, "options": {k: key_of(v) for k, v in opts.items()},
-                   "matches": n, "actions": acts, "hands": hands, "violations": bad,
-                   "status": "ok" if not bad else "FAIL", "seconds": round(time.perf_counter() - t0, 2)}
+def check_one(sid: str, opts: dict[str, Any], n: int, bot: str) -> dict[str, Any]:
+    """``n`` checked matches of one system under one option set (one unit of work for ``-j``)."""
+    game = Game(load(sid), opts)
+    t0 = time.perf_counter()
+    acts = hands = 0
+    bad: list[str] = []
+    for seed in range(n):
+        rng = random.Random(f"check/{seed}")
+        chooser = BOTS["rule" if seed % 2 and bot == "mixed" else
+                       "random_then_rule" if bot == "mixed" else bot](rng)
+        rep = checked_match(game.new_initial_state(seed), chooser, rng, probe_every=7)
+        acts += rep.actions
+        hands += len(rep.state.hand_results)
+        if rep.violations:
+            bad.append(f"seed {seed}: {rep.violations[0]}")
+    return {"system": sid, "options": {k: key_of(v) for k, v in opts.items()},
+            "matches": n, "actions": acts, "hands": hands, "violations": bad,
+            "status": "ok" if not bad else "FAIL", "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def check_rows(systems: Sequence[str], n: int, bot: str, jobs: int = 1) -> Iterator[dict[str, Any]]:
+    """Validate each spec and play ``n`` checked matches per option set, in order.
+
+    With ``jobs`` > 1 the option sets run in that many processes; the rows (and
+    every match in them) are the same, in the same order: each match depends only
+    on its system, options and seed.
+    """
+    work = [(sid, opts) for sid in systems for opts in load(sid).option_sets()]
+    if jobs <= 1 or len(work) < 2:
+        for sid, opts in work:
+            yield check_one(sid, opts, n, bot)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(check_one, sid, opts, n, bot) for sid, opts in work]
+        for f in futures:
+            yield f.result()
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    if not 1 <= args.n <= 100_000:
+        raise UsageError("-n must be between 1 and 100000")
+    if not 1 <= args.jobs <= 64:
+        raise UsageError("-j must be between 1 and 64")
     systems = args.systems or list(available())
     for s in systems:
         load(s)
@@ -200,7 +222,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         table = Table(title=f"{sid}: {args.n} checked matches per option set")
         for col in ("option set", "actions", "hands", "status", "s"):
             table.add_column(col)
-        for row in check_rows([sid], args.n, args.bot):
+        for row in check_rows([sid], args.n, args.bot, args.jobs):
             rows.append(row)
             table.add_row(_label(row["options"]), str(row["actions"]), str(row["hands"]),
                           row["status"] if not row["violations"] else row["violations"][0],
@@ -294,16 +316,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
-    from .docs import expected_docs, write_docs
+    from .docs import stale_docs, write_docs
 
     root = Path(args.root)
     if args.write:
         changed = write_docs(root)
         _emit(args, changed, "\n".join(f"wrote {c}" for c in changed) or "docs up to date")
         return 0
-    stale = [rel for rel, text in expected_docs().items()
-             if not (root / rel).exists() or (root / rel).read_text(encoding="utf-8") != text]
-    _emit(args, stale, "\n".join(f"out of date: {s}" for s in stale) or "docs up to date")
+    stale = stale_docs(root, full=args.full)
+    _emit(args, stale, "\n".join(f"out of date: {s}" for s in stale) + "\nrun `cardspec docs --write`"
+          if stale else "docs up to date")
     return 1 if stale else 0
 
 
@@ -346,7 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_replay)
     sp = add("check", "validate every spec and play checked matches under every option set")
     sp.add_argument("systems", nargs="*")
-    sp.add_argument("-n", type=int, default=200, help="matches per option set")
+    sp.add_argument("-n", type=int, default=20, help="matches per option set (default 20)")
+    sp.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="processes for the matches (default: one per core); the results do not depend on it")
     sp.add_argument("--bot", choices=[*sorted(BOTS), "mixed"], default="mixed")
     sp.add_argument("--no-verify", action="store_true", help="skip the z3 verification")
     sp.set_defaults(func=cmd_check)
@@ -358,7 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("-n", type=int, default=200, help="deals per reading for --materiality")
     sp.set_defaults(func=cmd_verify)
     sp = add("docs", "check (or --write) the documents generated from the specs")
-    sp.add_argument("--write", action="store_true")
+    sp.add_argument("--write", action="store_true", help="regenerate and write them, and the lock")
+    sp.add_argument("--full", action="store_true",
+                    help="regenerate in memory and compare (minutes), instead of checking the lock")
     sp.add_argument("--root", default="docs")
     sp.set_defaults(func=cmd_docs)
     return p

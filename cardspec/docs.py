@@ -1,11 +1,15 @@
 """Documents generated from the specs: the rulebook of each system and the ambiguity register.
 
-``cardspec docs --write`` writes ``docs/rules/<id>.md`` and ``docs/ambiguities.md``;
-a test fails when the committed files differ from what the specs give.
+``cardspec docs --write`` writes ``docs/rules/<id>.md``, ``docs/ambiguities.md`` (with the
+scenario records), ``docs/verification.md`` and the vectors, and ``docs/generated.lock``: the
+digest of the specs and package that generated them and of each document. ``cardspec docs``
+checks the lock (quick); ``cardspec docs --full`` regenerates everything and compares.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -201,13 +205,81 @@ def expected_docs() -> dict[str, str]:
     return files
 
 
+LOCK = "generated.lock"
+"""The lock file beside the generated documents: the digest of what generated them, and of each of them."""
+_INPUT_PACKAGES = ("cardspec", "cardspec.engine", "cardspec.engine.components", "cardspec.verification",
+                   "cardspec.spec")
+
+
+def input_digest() -> str:
+    """SHA-256 over every file that generation reads: the package's Python sources, specs and schemas.
+
+    Files are named by package and relative path, so an installed copy and a
+    checkout of the same commit give the same digest.
+    """
+    import importlib
+
+    h = hashlib.sha256()
+    for name in _INPUT_PACKAGES:
+        root = Path(str(importlib.import_module(name).__file__)).parent
+        for f in sorted(root.iterdir()):
+            if f.is_file() and f.suffix in (".py", ".yaml", ".json"):
+                h.update(f"{name}/{f.name}\0".encode())
+                h.update(f.read_bytes())
+                h.update(b"\0")
+        schema = root / "schema"
+        if name == "cardspec.spec" and schema.is_dir():
+            for f in sorted(schema.glob("*.json")):
+                h.update(f"{name}/schema/{f.name}\0".encode())
+                h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def write_docs(root: Path) -> list[str]:
-    """Write the generated documents under ``root``; return what changed."""
+    """Regenerate every document under ``root``, write the changed ones and the lock; return what changed."""
     changed = []
-    for rel, text in expected_docs().items():
+    files = expected_docs()
+    for rel, text in files.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         if not p.exists() or p.read_text(encoding="utf-8") != text:
             p.write_text(text, encoding="utf-8")
             changed.append(rel)
+    lock = {"format": "cardspec-docs-lock/1", "inputs": input_digest(),
+            "files": {rel: _digest(text) for rel, text in sorted(files.items())}}
+    text = json.dumps(lock, indent=1, sort_keys=True) + "\n"
+    if not (root / LOCK).exists() or (root / LOCK).read_text(encoding="utf-8") != text:
+        (root / LOCK).write_text(text, encoding="utf-8")
+        changed.append(LOCK)
     return changed
+
+
+def stale_docs(root: Path, full: bool = False) -> list[str]:
+    """What is out of date under ``root`` (empty: up to date).
+
+    The quick check (the default) reads the lock: the specs and the package must be
+    byte for byte the ones that generated the documents, and every document must
+    still have the content it was generated with (none edited by hand, none
+    missing). ``full`` regenerates everything and compares, which takes minutes.
+    """
+    if full:
+        return [rel for rel, text in expected_docs().items()
+                if not (root / rel).is_file() or (root / rel).read_text(encoding="utf-8") != text]
+    try:
+        lock = json.loads((root / LOCK).read_text(encoding="utf-8"))
+        files = dict(lock["files"])
+        inputs = str(lock["inputs"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return [f"{LOCK} (missing or unreadable)"]
+    out = []
+    if inputs != input_digest():
+        out.append(f"{LOCK} (the specs or the package changed since the documents were generated)")
+    for rel, digest in files.items():
+        p = root / rel
+        if not p.is_file() or _digest(p.read_text(encoding="utf-8")) != digest:
+            out.append(rel)
+    return out

@@ -103,3 +103,23 @@ def test_verify_a_spec_file_given_by_path(tmp_path: Path, capsys: pytest.Capture
     assert {r["property"] for r in bad} == {"score bounds"}  # under each option set that allows a 4
     points = [v for k, v in bad[0]["witness"].items() if k.startswith("points[")]
     assert max(points) == 4  # the lone march, over the declared 2
+
+
+def test_check_gives_the_same_rows_in_parallel() -> None:
+    """`cardspec check -j 2` plays the same matches as one process, rows in the same order."""
+    from cardspec.cli import check_rows
+
+    def strip(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+    one = strip(list(check_rows(["bird-dog-11"], 2, "mixed", 1)))
+    two = strip(list(check_rows(["bird-dog-11"], 2, "mixed", 2)))
+    assert one == two and len(one) > 2
+
+
+def test_check_rejects_bad_counts(capsys) -> None:  # type: ignore[no-untyped-def]
+    from cardspec.cli import main
+
+    assert main(["check", "euchre", "-n", "0"]) == 2
+    assert main(["check", "euchre", "-j", "0"]) == 2
+    assert "must be between" in capsys.readouterr().err

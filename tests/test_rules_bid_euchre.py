@@ -522,13 +522,14 @@ def test_both_teams_reaching_the_target_readings(reading: str, winners: tuple[in
 
 
 def test_sinking_scores_readings() -> None:
-    """Ambiguity sinking-scores ("you get negative your bid"): at -50 (decision) a team loses; the floor
-    is an option (-25, -100)."""
+    """Ambiguity sinking-scores ("you get negative your bid"): by the text (decision `none`) a team at -50
+    plays on; under a house floor a team at or below it loses and the other team wins."""
     st = near_target(PLAN_SET, [10, -44])
-    assert st.counters == [17, -50] and st.winners == (0, 2)
-    assert near_target(PLAN_SET, [10, -44], {"floor": -100}).winners is None
-    assert near_target(PLAN_SET, [10, -20], {"floor": -25}).winners == (0, 2)  # -20 - 6 = -26
-    assert near_target(PLAN_SET, [10, -20]).winners is None
+    assert st.counters == [17, -50] and st.winners is None and st.current_player() >= 0
+    assert near_target(PLAN_SET, [10, -44], {"floor": "-50"}).winners == (0, 2)
+    assert near_target(PLAN_SET, [10, -44], {"floor": "-100"}).winners is None
+    assert near_target(PLAN_SET, [10, -20], {"floor": "-25"}).winners == (0, 2)  # -20 - 6 = -26
+    assert near_target(PLAN_SET, [10, -20], {"floor": "-50"}).winners is None
 
 
 def test_deal_passes_to_the_left() -> None:

@@ -5,8 +5,9 @@ bowers, the top card), independently of the engine's precomputed tables, over
 symbolic trump, trump-fixing card and led suit:
 
 * ``ranking: strict order``: no two distinct cards that can meet in a trick and
-  can win it have equal power (identical copies are allowed only when the spec
-  says the first played wins);
+  can win it have equal power (identical copies are allowed only when a
+  ``tricks`` phase states which of them wins: ``identical: first_played_wins``
+  or ``last_played_wins``);
 * ``ranking: the led card can win``: the card led always counts for the trick,
   so every trick has a winner;
 * ``ranking: right bower is top`` (specs with bowers): the Jack of trump beats
@@ -107,7 +108,8 @@ def queries(game: Game) -> list[tuple[str, Callable[[z3.Context], Query]]]:
     if game.ranking is None:
         return []
     out: list[tuple[str, Callable[[z3.Context], Query]]] = []
-    identical_ok = game.rules.get("ranking", {}).get("identical") == "first_played_wins"
+    # copies of one card tie in power; a tricks phase that states which of them wins (first or last played) decides
+    identical_ok = any(getattr(ph, "identical_declared", False) for ph in game.phases)
 
     def strict(ctx: z3.Context) -> Query:
         m = RankModel(game, ctx)

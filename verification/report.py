@@ -93,7 +93,7 @@ class Verifier:
         if game.ranking is not None:
             r = game.ranking
             rk = (game.deck.names, r.plain, r.trump, r.bower_rank, r.twin_top, r.top_keeps_suit,
-                  game.rules.get("ranking", {}).get("identical"))
+                  tuple(getattr(ph, "identical_declared", False) for ph in game.phases))
             for name, q in ranking.queries(game):
                 st, w, s = self._run(("rank", name, rk), q)
                 yield finding(name, st, s, witness=_decode_cards(game, w))

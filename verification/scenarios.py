@@ -69,7 +69,7 @@ def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300) -> S
     legality: Scenario | None = None
     for seed in range(seeds):
         rng = random.Random(f"scenario/{seed}")
-        bot = BOTS["rule" if seed % 2 else "random"](rng)
+        bot = BOTS["rule" if seed % 2 else "random_then_rule"](rng)
         a, b = gd.new_initial_state(seed), go.new_initial_state(seed)
         if gd.num_players != go.num_players:
             return None
