@@ -133,7 +133,7 @@ def ambiguities_doc(specs: list[Spec], files: dict[str, str] | None = None) -> s
                 sc = distinguish(spec, a, val)
                 if sc is None:
                     out.append(f"- `{val}` against `{a.decision}`: no distinguishing scenario found in the "
-                               "search budget (300 seeded matches).")
+                               "search budget (300 seeded matches, 100,000 actions).")
                 else:
                     paths = []
                     for reading, rec in sc.records.items():

@@ -16,7 +16,7 @@ cardspec.engine.errors.OptionError: option 'n' must be between 1 and 3, got 7
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import OptionError, SpecError
@@ -33,12 +33,14 @@ class OptionDecl:
     max: int | None
     default: Any
     description: str
+    requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False, compare=False)
+    """Per value of this option (by ``key_of``), the values other options must then have."""
 
     @staticmethod
     def from_spec(name: str, d: Mapping[str, Any], file: str) -> OptionDecl:
         """Build and check one declaration."""
         decl = OptionDecl(name, d["type"], tuple(d.get("values", ())), d.get("min"), d.get("max"),
-                          d["default"], d["description"])
+                          d["default"], d["description"], dict(d.get("requires", {})))
         try:
             decl.check(decl.default)
         except OptionError as exc:
@@ -117,6 +119,11 @@ def complete(decls: Mapping[str, OptionDecl], given: Mapping[str, Any] | None) -
         if k not in decls:
             raise OptionError(f"unknown option '{k}'; this system has: {', '.join(sorted(decls)) or 'none'}")
         out[k] = decls[k].check(v)
+    for n, d in decls.items():
+        for other, want in d.requires.get(key_of(out[n]), {}).items():
+            if other in out and key_of(out[other]) != key_of(want):
+                raise OptionError(f"option '{n}={key_of(out[n])}' requires '{other}={key_of(want)}' "
+                                  f"(got {key_of(out[other])})")
     return out
 
 

@@ -76,7 +76,8 @@ class Spec:
         only = {(a.option, key_of(v)) for a in self.ambiguities if a.only_with for v in a.readings}
         sets: list[dict[str, Any]] = [{}]
         for name, d in decls.items():
-            sets += [{name: v} for v in d.sample_values() if v != d.default and (name, key_of(v)) not in only]
+            sets += [{name: v} for v in d.sample_values() if v != d.default and (name, key_of(v)) not in only
+                     and not d.requires.get(key_of(v))]  # a value that requires others is played with them
         for a in self.ambiguities:
             for v in decls[a.option].all_values() if a.with_options else ():
                 combo = {**a.with_options, a.option: v}
@@ -85,8 +86,21 @@ class Spec:
         return sets
 
     def check_register(self) -> None:
-        """Each ambiguity names a declared option; its decision is that option's default."""
+        """Each ambiguity names a declared option; its decision is that option's default; every
+        option's ``requires`` names its own values and other options' values."""
         decls = self.option_decls
+        for name, d in decls.items():
+            mine = {key_of(v) for v in d.all_values()}
+            for val, needs in d.requires.items():
+                if val not in mine:
+                    raise SpecError(f"option '{name}': requires names '{val}', which is not one of its values",
+                                    self.file, self.loaded.line_of(("options", name)), f"options.{name}.requires")
+                for other, want in needs.items():
+                    if other not in decls or other == name or key_of(want) not in {
+                            key_of(v) for v in decls[other].all_values()}:
+                        raise SpecError(f"option '{name}': requires {other}={key_of(want)}, which is no value of "
+                                        "another declared option", self.file, self.loaded.line_of(("options", name)),
+                                        f"options.{name}.requires")
         for i, a in enumerate(self.ambiguities):
             key = f"ambiguities.{i}"
             line = self.loaded.line_of(("ambiguities", i))

@@ -119,7 +119,7 @@ def test_draw_discard_without_its_optional_clauses() -> None:
     assert st.hand_results[0]["ended_by"] == "exhausted"
 
 
-def test_simultaneous_target_highest_wins_or_shares() -> None:
+def test_simultaneous_target_highest_wins_or_an_exact_tie_plays_on() -> None:
     g = Game.from_system("bird-dog-11", {"simultaneous_target": "highest_wins"})
     st = g.new_initial_state(2)
     st.counters = [12, 11, 3]
@@ -128,7 +128,8 @@ def test_simultaneous_target_highest_wins_or_shares() -> None:
     st2 = g.new_initial_state(2)
     st2.counters = [12, 12, 3]
     g.match.after_hand(st2, [0, 0, 0])
-    assert st2.winners == (0, 1)
+    # two-reach-eleven, highest_wins: "only an exact tie forces the extra hand"
+    assert st2.winners is None and st2.extra_hand
     st3 = Game.from_system("bird-dog-11").new_initial_state(2)
     st3.counters = [12, 11, 3]
     st3.game.match.after_hand(st3, [0, 0, 0])

@@ -61,13 +61,22 @@ def _compare(a: State, b: State) -> tuple[str, str] | None:
     return None
 
 
-def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300) -> Scenario | None:
-    """Search for a scenario that tells the decided reading from ``reading``."""
+SEARCH_ACTIONS = 100_000
+"""The scenario search stops after this many actions in all (long games reach it before 300 matches)."""
+
+
+def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300,
+                max_actions: int = SEARCH_ACTIONS) -> Scenario | None:
+    """Search for a scenario that tells the decided reading from ``reading``: up to ``seeds`` seeded
+    matches and ``max_actions`` actions in all; a result that differs is preferred to legal moves that do."""
     base = {**amb.with_options, amb.option: _value(spec, amb.option, amb.decision)}
     other = {**amb.with_options, amb.option: _value(spec, amb.option, reading)}
     gd, go = Game(spec, base), Game(spec, other)
     legality: Scenario | None = None
+    spent = 0
     for seed in range(seeds):
+        if spent >= max_actions:
+            break
         rng = random.Random(f"scenario/{seed}")
         bot = BOTS["rule" if seed % 2 else "random_then_rule"](rng)
         a, b = gd.new_initial_state(seed), go.new_initial_state(seed)
@@ -90,6 +99,7 @@ def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300) -> S
                     break
             a.apply(choice)
             b.apply(choice)
+            spent += 1
             diff = _compare(a, b)
             if diff is not None:
                 return Scenario(amb.id, reading, amb.decision, diff[0], len(a.history) - 1, diff[1],
