@@ -106,6 +106,11 @@ def rule_bot(rng: random.Random) -> Bot:
             if "draw_discard" in kinds and disc and _best_value(st, hand | 1 << disc[-1], size) > now + 4:
                 return next(a for a in legal if codec.kind(a) == "draw_discard")
             return next(a for a in legal if codec.kind(a) == "draw_stock")
+        if "bid" in kinds and "pass" not in kinds:  # forced to bid (an auction's dealer): bid low, best suit
+            bids = [a for a in legal if codec.kind(a) == "bid"]
+            low = min(codec.number(a) or 0 for a in bids)
+            return max((a for a in bids if codec.number(a) == low),
+                       key=lambda a: (_trumps(st, codec.suit(a), -1) if codec.suit(a) >= 0 else 0, -a))
         if "pass" in kinds:
             return next(a for a in legal if codec.kind(a) == "pass")
         return legal[rng.randrange(len(legal))]

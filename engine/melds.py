@@ -297,7 +297,8 @@ def min_deadwood(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[boo
     pre: len(ranks) == len(suits) == len(wild) == len(values) <= MAX_CARDS
     pre: min_size >= 1 and per_natural >= 1 and n_ranks >= 1 and -1 <= ace_rank < n_ranks
     pre: all(-1 <= r < n_ranks for r in ranks)
-    post: sum(v for v in values if v < 0) <= __return__ <= sum(values)
+    pre: all(v >= 0 for v in values)
+    post: 0 <= __return__ <= sum(values)
     post: (kinds & (SET | RUN) != 0 and len(ranks) >= min_size) or __return__ == sum(values)
 
     >>> A, H, D, S = 0, 2, 1, 3  # round 4: fours (rank 3) are wild; 7D 8D 4H 2S

@@ -39,5 +39,5 @@ def test_records_do_not_depend_on_hash_randomisation(tmp_path: Path) -> None:
 def test_every_simulated_record_replays(tmp_path: Path) -> None:
     for sid in available():
         f = tmp_path / f"{sid}.jsonl"
-        assert main(["simulate", sid, "-n", "4", "--bot", "random", "--records", str(f)]) == 0
+        assert main(["simulate", sid, "-n", "4", "--bot", "random_then_rule", "--records", str(f)]) == 0
         assert main(["replay", str(f)]) == 0

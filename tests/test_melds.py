@@ -172,7 +172,7 @@ def hands(draw: st.DrawFn, max_cards: int = 8) -> tuple[Hand, dict[str, Any]]:
         ranks.append(-1 if joker else (base + draw(st.integers(0, 3))) % n_ranks)
         suits.append(-1 if joker else draw(st.integers(0, 2)))
         wild.append(draw(st.integers(0, 3)) == 0)
-        values.append(draw(st.integers(-2, 10)))
+        values.append(draw(st.integers(0, 10)))  # min_deadwood's precondition: no negative values
     rule = {"kinds": draw(st.sampled_from((SET, RUN, SET | RUN))), "min_size": draw(st.integers(1, 4)),
             "min_natural": draw(st.integers(0, 2)), "max_wild": draw(st.integers(-1, 2)),
             "per_natural": draw(st.integers(1, 3)),

@@ -272,7 +272,8 @@ def test_three_melds_go_out_only_under_the_any_number_reading() -> None:
                ["2C", "2D", "2H", "5C", "5S", "5H", "KC", "KD", "KH"],
                ["AH", "3H", "4H", "6H", "7H", "8H", "10H", "JH", "QH"]], "JC", ["QS"], dealer=0)
     for opt, can in (("any", True), ("two", False)):
-        st = state([quick_round(n, n % 3) for n in range(3, 9)] + [r7], {"go_out_melds": opt})
+        opts = {"go_out_melds": opt, **({"stock_exhausted": "end_round"} if opt == "two" else {})}  # two requires it
+        st = state([quick_round(n, n % 3) for n in range(3, 9)] + [r7], opts)
         for _ in range(6):
             go_out_at_once(st)
         assert st.hand_no == 6 and st.current_player() == 1

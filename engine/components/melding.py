@@ -206,10 +206,55 @@ class MeldRules:
             return melds.min_deadwood(ranks, suits, wild, tuple(self.value_of[c] for c in cards), self.kinds,
                                       self.min_size, self.min_natural, **self.rule)
         def survivors() -> list[Card]:
+            if self._stranded(hand, ridx) > 1:  # two cards no meld can hold: no discard leaves a laid-out hand
+                return []
             dw = int(self._memoised("least", hand, ridx, least))
             return [c for c in Deck.cards_of(candidates)
                     if self.value_of[c] >= dw and self.can_lay(hand & ~(1 << c), ridx)]
         return list(self._memoised("out", hand, ridx, survivors, candidates))
+
+    def _stranded(self, hand: CardMask, ridx: int) -> int:
+        """How many natural cards of ``hand`` no meld could hold, whatever else is laid (a cheap bound).
+
+        A natural card fits a set when its rank's other naturals plus every wild
+        reach the minimum size, and a run when some window of run ranks around it
+        (:func:`melds.run_lines`) holds enough naturals of its suit that the wilds
+        can fill the rest. Wild ratios, unmeldable ranks and sharing wilds between
+        melds only make melding harder, so a card counted here is in no meld: if two
+        are, no single discard can leave a hand that lays out completely.
+        """
+        cards, ranks, suits, wild = self._cards(hand, ridx)
+        wilds = sum(wild)
+        k = self.min_size
+        nat = [(r, s) for r, s, w in zip(ranks, suits, wild, strict=True) if not w]
+        lines = melds.run_lines(self.rule["n_ranks"], self.rule["ace_rank"], self.rule["ace_low"],
+                                self.rule["ace_high"], self.rule["wrap"]) if self.kinds & melds.RUN else ()
+        stranded = 0
+        for r, s in nat:
+            if self.kinds & melds.SET and r >= 0 and sum(1 for x, _ in nat if x == r) + wilds >= k:
+                continue
+            have = {x for x, y in nat if y == s}
+            fits = False
+            for line in lines:
+                if r not in line:
+                    continue
+                i = line.index(r)
+                n = len(line)
+                circular = self.rule["wrap"]
+                for start in range(i - k + 1, i + 1):
+                    if not circular and (start < 0 or start + k > n):
+                        continue
+                    window = [line[(start + j) % n] for j in range(k)]
+                    if k <= n and sum(1 for x in window if x in have) + wilds >= k:
+                        fits = True
+                        break
+                if fits:
+                    break
+            if not fits:
+                stranded += 1
+                if stranded > 1:
+                    break
+        return stranded
 
     def partition(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], ...]:
         """The melds laid when going out with ``hand`` (deterministic; see :func:`melds.meld_partition`)."""

@@ -117,9 +117,9 @@ class Tricks(Component):
             raise SpecError(f"identical must be first_played_wins or last_played_wins, got {self.identical!r}",
                             file, key=f"{key}.identical")
         self.last_wins = self.identical == "last_played_wins"
+        """Among cards of equal power (copies of one card) the last played wins the trick."""
         self.identical_declared = "identical" in d
         """Whether the spec states how identical copies rank (verification then allows them equal power)."""
-        """Among cards of equal power (copies of one card) the last played wins the trick."""
         self.identical_source = Source(**d["identical_source"]) if "identical_source" in d else self.winner_source
         rf = d.get("refill")
         self.refill: tuple[str, str, int] | None = (rf["seat"], rf["from"], rf["to"]) if rf else None
