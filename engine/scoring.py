@@ -223,8 +223,6 @@ class Scoring:
                 f["most_pairs"] = all(pairs[e] > p for i, p in enumerate(pairs) if i != e)
             if g.hand_value is not None:
                 f["lowest"] = any(st.active[s] and values[s] == low for s in team)
-                f["knocker"] = st.pv.get("knocker", -1) in team
-                f["ended_by"] = st.pv.get("ended_by", "knock")
             for name, bit in self.flag_facts:
                 f[name] = any(st.decl[s] & bit for s in team)
                 f[f"{name}_against"] = any(st.decl[s] & bit for s in range(len(st.decl)) if s not in team)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "trump", "trump_card", "up", "maker", "decl", "out", "trick", "trick_seats", "led",
-    "tricks", "won", "trick_winners", "tt", "pv", "history", "hand_results", "winners",
+    "tricks", "won", "trick_winners", "tt", "history", "hand_results", "winners",
     "extra_hand", "hand_start", "seen", "chance_count", "comp", "cstate", "ring", "controller", "sides",
 )
 
@@ -78,7 +78,6 @@ class State:
     won: list[CardMask]
     trick_winners: list[int]
     tt: TrickTables | None
-    pv: dict[str, Any]
     history: list[tuple[int, Action, int]]
     hand_results: list[dict[str, Any]]
     winners: tuple[int, ...] | None
@@ -190,7 +189,6 @@ class State:
         self.won = [0] * n
         self.trick_winners = []
         self.tt = None
-        self.pv = {}
         self.cstate = [ph.new_state() for ph in g.phases]
         self.seen = []
         self.chance_count = 0
@@ -254,8 +252,6 @@ class State:
         r = self._result_base()
         r.update(thrown_in=False, trick_winners=list(self.trick_winners), scores=gained,
                  totals=list(self.counters))
-        if "ended_by" in self.pv:
-            r["ended_by"] = self.pv["ended_by"]
         for ph in g.phases:
             r.update(ph.result_fields(self))
         self.hand_results.append(r)
@@ -357,7 +353,6 @@ class State:
         new.tricks = self.tricks[:]
         new.won = self.won[:]
         new.trick_winners = self.trick_winners[:]
-        new.pv = dict(self.pv)
         new.cstate = [x.copy() if x is not None else None for x in self.cstate]
         new.history = self.history[:]
         new.hand_results = [dict(r) for r in self.hand_results]

@@ -239,7 +239,8 @@ def test_reshuffle_keeps_the_top_discard() -> None:
     st.comp._begin_turn(st, st.current_player())  # type: ignore[attr-defined]
     assert st.piles["discard"] == [top]
     assert sorted(st.piles["stock"]) == under and len(under) > 1
-    assert st.pv["stage"] == "draw" and st.pv["drawn"] == -1
+    ts = st.cstate[st.phase]
+    assert ts.stage == "draw" and ts.drawn == -1  # type: ignore[union-attr]
 
 
 def test_declarer_leads_under_the_other_reading() -> None:

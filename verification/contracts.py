@@ -270,7 +270,7 @@ def ranking_reading_pairs() -> list[DiffPair]:
             if len(readings) < 2:
                 continue
             decl = spec.option_decls[amb.option]
-            games = [Game(spec, {amb.option: parse_value(decl, x)}) for x in readings[:2]]
+            games = [Game(spec, {**amb.with_options, amb.option: parse_value(decl, x)}) for x in readings[:2]]
             if any(g.ranking is None for g in games):
                 continue
             a, b = (_reading_json(g) for g in games)

@@ -3,8 +3,9 @@
 A phase component runs one part of a hand (calling trump, declarations, trick
 play, draw-and-discard turns). It is built from its spec clause, then bound to
 the game once the action labels are known. At play time it is stateless: all
-position data lives in :class:`~cardspec.engine.state.State` (``st.pv`` holds
-the current phase's own variables), so a state copies cheaply.
+position data lives in :class:`~cardspec.engine.state.State`: the zones, and one
+typed :class:`PhaseState` per component (``st.cstate[component.index]``, from
+:meth:`Component.new_state`), so a state copies cheaply.
 
 Each action has a check (:meth:`legal`, and :meth:`why_illegal` for the clause
 an illegal one breaks) and a doer (:meth:`apply`).

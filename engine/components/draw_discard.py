@@ -20,19 +20,34 @@ Used by: riding-the-bus (and, with melding, the-card-game and hand-and-foot).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
 from ..tables import Value
-from .base import Component, PhaseState
+from .base import Component
 from .declared import BOOL, HAND, Declared, Fact, Transfer
 from .melding import MeldRules, MeldState
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..state import State
+
+
+@dataclass
+class TurnState(MeldState):
+    """The turns' own part of a position: the turn count, the stage of the turn, the card drawn from
+    the discard pile, who knocked, the final turns left after a knock, how the round ended (and the
+    melding fields of :class:`MeldState`)."""
+
+    turns: int = -1
+    stage: str = "draw"
+    drawn: int = -1
+    knocker: int = -1
+    knock_left: int = 0
+    ended_by: str = ""
 
 
 class DrawDiscard(Component):
@@ -102,13 +117,11 @@ class DrawDiscard(Component):
         if game.hand_value is not None:  # without one (melding games) nothing reads it: no instant win
             self.hv = game.hand_value
 
-    def new_state(self) -> PhaseState | None:
-        return MeldState() if self.melding is not None else None
+    def new_state(self) -> TurnState:
+        return TurnState()
 
-    def _ms(self, st: State) -> MeldState:
-        ms = st.cstate[self.index]
-        assert isinstance(ms, MeldState)
-        return ms
+    def _ms(self, st: State) -> TurnState:
+        return st.cstate[self.index]  # type: ignore[return-value]
 
     def meld_deadwood(self, st: State, hand: int) -> int | None:
         """The tally of ``hand`` in the current round (None without melding); for bots and tests."""
@@ -123,26 +136,31 @@ class DrawDiscard(Component):
         return self.melding.wild_by_round[st.game.round_index(st.hand_no)], self.melding.value_of
 
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
-        """With melding: ``deadwood`` (the entity's cards left, less their best melds) and ``went_out``."""
+        """``knocker`` (the entity knocked) and ``ended_by`` (how the round ended); with melding also
+        ``deadwood`` (the entity's cards left, less their best melds) and ``went_out``."""
+        ts = self._ms(st)
+        out: dict[str, Value] = {"knocker": ts.knocker in seats, "ended_by": ts.ended_by or "knock"}
         if self.melding is None:
-            return {}
+            return out
         ridx = st.game.round_index(st.hand_no)
-        return {"deadwood": sum(self.melding.deadwood(st.hands[s], ridx) for s in seats),
-                "went_out": self._ms(st).out_seat in seats}
+        out.update(deadwood=sum(self.melding.deadwood(st.hands[s], ridx) for s in seats), went_out=ts.out_seat in seats)
+        return out
 
     def result_fields(self, st: State) -> dict[str, Any]:
-        if self.melding is None:
-            return {}
         ms = self._ms(st)
+        out: dict[str, Any] = {"ended_by": ms.ended_by} if ms.ended_by else {}
+        if self.melding is None:
+            return out
         names = st.game.deck.names
-        return {"went_out": ms.out_seat if ms.out_seat >= 0 else None,
-                "melds": [[names[c] for c in meld] for meld in ms.laid]}
+        out.update(went_out=ms.out_seat if ms.out_seat >= 0 else None,
+                   melds=[[names[c] for c in meld] for meld in ms.laid])
+        return out
 
     def _go_out_discards(self, st: State, hand: int, drawn: int) -> list[int]:
         """The distinct discards after which the rest of ``hand`` can all be laid in melds."""
         m = self.melding
         assert m is not None
-        if st.pv["turns"] < sum(st.active) and m.first_turn == "forbidden":
+        if self._ms(st).turns < sum(st.active) and m.first_turn == "forbidden":
             return []
         ridx = st.game.round_index(st.hand_no)
         deck = st.game.deck
@@ -151,15 +169,15 @@ class DrawDiscard(Component):
 
     # --- flow ---------------------------------------------------------------------
     def _end(self, st: State, how: str) -> None:
-        st.pv["ended_by"] = how
+        self._ms(st).ended_by = how
         st.cur = -1
         st.next_phase()
 
     def _begin_turn(self, st: State, seat: int) -> None:
         st.cur = seat
-        st.pv["turns"] = st.pv.get("turns", -1) + 1
-        st.pv["stage"] = "draw"
-        st.pv["drawn"] = -1
+        self._ms(st).turns = self._ms(st).turns + 1
+        self._ms(st).stage = "draw"
+        self._ms(st).drawn = -1
         if not st.piles[self.stock]:
             disc = st.piles[self.discard]
             if self.exhausted == "reshuffle" and len(disc) > 1:
@@ -173,8 +191,8 @@ class DrawDiscard(Component):
             st.piles[self.discard] = []
         if self.melding is not None:
             st.piles[self.melding.pile] = []
-        st.pv["knocker"] = -1
-        st.pv["turns"] = -1  # _begin_turn counts the first turn as turn 0
+        self._ms(st).knocker = -1
+        self._ms(st).turns = -1  # _begin_turn counts the first turn as turn 0
         if self.check_after_deal and self.instant_units is not None and any(
                 st.active[s] and self.hv.value(st.hands[s]) == self.instant_units
                 for s in range(len(st.hands))):
@@ -192,9 +210,9 @@ class DrawDiscard(Component):
             if ms.final_left <= 0:
                 self._end(st, "went_out")
                 return
-        if st.pv["knocker"] >= 0:
-            left = st.pv["final_left"] - (0 if knocked else 1)
-            st.pv["final_left"] = left
+        if self._ms(st).knocker >= 0:
+            left = self._ms(st).knock_left - (0 if knocked else 1)
+            self._ms(st).knock_left = left
             if left <= 0:
                 self._end(st, "knock")
                 return
@@ -205,8 +223,8 @@ class DrawDiscard(Component):
         deck = st.game.deck
         codec = self.codec
         hand = st.hands[st.cur]
-        if st.pv["stage"] == "discard":
-            drawn = st.pv["drawn"] if self.discard_drawn == "forbidden" else -1
+        if self._ms(st).stage == "discard":
+            drawn = self._ms(st).drawn if self.discard_drawn == "forbidden" else -1
             held = deck.canonical(hand & ~(1 << drawn if drawn >= 0 else 0)) if deck.has_copies else hand
             acts = [self._discard_acts[c] for c in deck.cards_of(held) if c != drawn]
             if self.melding is not None and self._ms(st).out_seat < 0:
@@ -219,8 +237,8 @@ class DrawDiscard(Component):
         if self.take_count and len(disc) >= max(self.take_min, self.take_count):
             takes = {codec.canonical(codec.encode("take", cards=p), hand) for p in permutations(deck.cards_of(hand))}
             out.extend(takes)
-        if self.final_turns is not None and st.pv["knocker"] < 0 and (
-                st.pv["turns"] > 0 or self.first_turn_knock == "allowed"):
+        if self.final_turns is not None and self._ms(st).knocker < 0 and (
+                self._ms(st).turns > 0 or self.first_turn_knock == "allowed"):
             out.append(codec.encode("knock"))
         out.sort()
         return out
@@ -232,8 +250,8 @@ class DrawDiscard(Component):
             pile = st.piles[self.stock if k == "draw_stock" else self.discard]
             c = pile.pop()
             st.hands[seat] |= 1 << c
-            st.pv["stage"] = "discard"
-            st.pv["drawn"] = c if k == "draw_discard" else -1
+            self._ms(st).stage = "discard"
+            self._ms(st).drawn = c if k == "draw_discard" else -1
             return
         if k == "discard":
             c = self.codec.cards(a)[0]
@@ -263,33 +281,33 @@ class DrawDiscard(Component):
             self._end_turn(st, seat, False)
             return
         # knock
-        st.pv["knocker"] = seat
-        st.pv["final_left"] = (sum(st.active) - 1) * (self.final_turns or 0)
+        self._ms(st).knocker = seat
+        self._ms(st).knock_left = (sum(st.active) - 1) * (self.final_turns or 0)
         self._end_turn(st, seat, True)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         k = self.codec.kind(a)
         m = self.melding
         if k == "go_out" and m is not None:
-            if st.pv.get("stage") != "discard":
+            if self._ms(st).stage != "discard":
                 return "a player goes out after drawing", m.go_out_source
             if self._ms(st).out_seat >= 0:
                 return "someone has already gone out this round", m.go_out_source
-            if st.pv["turns"] < sum(st.active) and m.first_turn == "forbidden":
+            if self._ms(st).turns < sum(st.active) and m.first_turn == "forbidden":
                 return "no one goes out in the first turn round the table", m.first_turn_source
             return ("going out lays every other card in melds"
                     + (f" (at most {m.max_melds})" if m.max_melds > 0 else "") + " and discards this one",
                     m.go_out_source)
-        if k == "knock" and st.pv.get("knocker", -1) >= 0:
+        if k == "knock" and self._ms(st).knocker >= 0:
             return "someone has already knocked this round", self.knock_source
         if k == "knock":
             return "the first player of a round starts by drawing", self.first_turn_source
         if k == "take":
             return (f"taking needs at least {max(self.take_min, self.take_count)} cards on the discard "
                     "pile and must name every card of the hand", self.take_source)
-        if k == "discard" and st.pv.get("stage") == "discard":
+        if k == "discard" and self._ms(st).stage == "discard":
             return "that card cannot be discarded now", self.source
-        if st.pv.get("stage") == "discard":
+        if self._ms(st).stage == "discard":
             return "the player has drawn and must discard a card", self.source
         return "the player must draw, take or knock first", self.source
 

@@ -223,7 +223,7 @@ class MeldRules:
         melds only make melding harder, so a card counted here is in no meld: if two
         are, no single discard can leave a hand that lays out completely.
         """
-        cards, ranks, suits, wild = self._cards(hand, ridx)
+        _cards, ranks, suits, wild = self._cards(hand, ridx)
         wilds = sum(wild)
         k = self.min_size
         nat = [(r, s) for r, s, w in zip(ranks, suits, wild, strict=True) if not w]
