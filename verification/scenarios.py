@@ -5,7 +5,7 @@ scenario* is a concrete deal and action sequence whose legal moves, trick
 winner, hand score or match winner differ between two readings. It is found by
 search through the engine: the same seed (so the same deals) under both
 readings, the same choices (a bot plays under the decided reading and every
-action is replayed under the other) until the two positions disagree. Each is
+action is replayed, by name, under the other) until the two positions disagree. Each is
 saved as one replayable game record per reading.
 
 *Materiality* plays N seeded deals, and M seeded matches, under each reading with
@@ -84,21 +84,22 @@ def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300,
             return None
         while not a.is_terminal() and not b.is_terminal():
             la, lb = a.legal_actions(), b.legal_actions()
-            if a.current_player() != b.current_player() or (la != lb and legality is None):
+            # compared by name: the two readings' games may number their actions differently
+            na, nb = [gd.action_name(x) for x in la], [go.action_name(x) for x in lb]
+            if a.current_player() != b.current_player() or (na != nb and legality is None):
                 legality = Scenario(amb.id, reading, amb.decision, "legality", len(a.history),
                                     f"under '{amb.decision}' seat {a.current_player()} may choose "
-                                    f"{[gd.action_name(x) for x in la]}; under '{reading}' seat "
-                                    f"{b.current_player()} may choose {[go.action_name(x) for x in lb]}",
+                                    f"{na}; under '{reading}' seat {b.current_player()} may choose {nb}",
                                     {amb.decision: record_of(a), reading: record_of(b)})
             if a.current_player() != b.current_player():
                 break
-            choice = bot(a, la)
-            if choice not in lb:
-                choice = next((x for x in la if x in lb), choice)
-                if choice not in lb:
+            name = na[la.index(bot(a, la))]
+            if name not in nb:
+                name = next((x for x in na if x in nb), name)
+                if name not in nb:
                     break
-            a.apply(choice)
-            b.apply(choice)
+            a.apply(la[na.index(name)])
+            b.apply(lb[nb.index(name)])
             spent += 1
             diff = _compare(a, b)
             if diff is not None:
