@@ -17,7 +17,10 @@ import time
 
 from cardspec.engine.game import Game
 
-SYSTEMS = ("euchre", "bird-dog-11", "riding-the-bus")
+SYSTEMS = ("euchre", "bird-dog-11", "riding-the-bus", "bid-euchre", "bird-dog-2p", "the-card-game")
+HANDS_PER_MATCH = 50
+"""A match is cut after this many hands: uniform random play need not end a match (Bid Euchre's totals sink
+for ever), only its hands; the figure is hands per second either way."""
 
 
 def hands_per_second(system: str, seconds: float, seed: int) -> float:
@@ -34,7 +37,7 @@ def hands_per_second(system: str, seconds: float, seed: int) -> float:
         n_matches += 1
         results = st.hand_results
         legal_actions, apply = st.legal_actions, st.apply
-        while st.winners is None:
+        while st.winners is None and len(results) < HANDS_PER_MATCH:
             legal = legal_actions()
             apply(legal[int(rnd() * len(legal))])
         hands += len(results)
