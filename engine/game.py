@@ -111,6 +111,8 @@ class Game:
             raise SpecError(f"the actions of the phases clash: {exc}", f, key="phases") from None
         for i, ph in enumerate(self.phases):
             ph.index = i
+            ph.guests = []
+        self._link_guests(f)
         for ph in self.phases:
             ph.bind(self)
         self.sides = SidesRule.build(rules["scoring"].get("sides"), f)
@@ -139,6 +141,19 @@ class Game:
     def deal_for(self, hand_no: int) -> DealRules:
         """The deal of hand ``hand_no`` (its hand size may come from the round schedule)."""
         return self.round_deals[self.round_index(hand_no)] if len(self.round_deals) > 1 else self.deal
+
+    def _link_guests(self, file: str) -> None:
+        """Give each host phase its guests (``also_on_turns_of``): the host must come earlier and host guests."""
+        by_id = {ph.id: ph for ph in self.phases}
+        for ph in self.phases:
+            if ph.host is None:
+                continue
+            host = by_id.get(ph.host)
+            if host is None or not host.hosts_guests or host.index > ph.index:
+                raise SpecError(f"also_on_turns_of names '{ph.host}', which is no earlier phase that offers actions "
+                                "on its turns (a turn_up_trump phase does)", file, key=f"{ph.key}.also_on_turns_of")
+            ph.bind_host(host)
+            host.guests.append(ph)
 
     @staticmethod
     def from_system(system: str, options: Mapping[str, Any] | None = None) -> Game:

@@ -223,7 +223,7 @@ def play_checked(game: Game, seed: int, ends: Ends, seen: Counter[tuple[str, ...
         phase, mover, dealer, hand = st.phase, st.cur, st.dealer, st.hand_no
         kind = game.codec.kind(a)
         comp = game.phases[phase]
-        owner = next((g for g in getattr(comp, "guests", ()) if kind in g.codec_kinds()
+        owner = next((g for g in comp.guests if kind in g.codec_kinds()
                       and kind not in comp.codec_kinds()), comp)  # a guest's action, offered on the host's turn
         decl = decls[owner.index]
         assert decl is not None
@@ -248,7 +248,7 @@ def play_checked(game: Game, seed: int, ends: Ends, seen: Counter[tuple[str, ...
         host_decl = decls[phase]  # a guest's action is a turn of its host: the host's bound plus its guests'
         assert host_decl is not None
         lim = host_decl.actions_per_hand
-        extra = [decls[g.index].actions_per_hand for g in getattr(comp, "guests", ())]  # type: ignore[union-attr]
+        extra = [decls[g.index].actions_per_hand for g in comp.guests]  # type: ignore[union-attr]
         if lim is not None:
             lim = None if None in extra else lim + sum(x for x in extra if x is not None)
         assert lim is None or per_phase[hand, phase] <= lim, (

@@ -46,6 +46,8 @@ class Component:
     kind = "component"
     index = -1
     """The component's position in ``game.phases`` (set by :class:`~cardspec.engine.game.Game`)."""
+    guests: list[Component]
+    """The phases whose actions are offered on this one's turns (set by ``Game``; empty unless ``hosts_guests``)."""
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         self.id: str = d["id"]
@@ -80,9 +82,11 @@ class Component:
     # --- a guest on another phase's turns (``also_on_turns_of``) ---------------------
     host: str | None = None
     """The id of the earlier phase on whose turns this component's actions are also offered, if any."""
+    hosts_guests = False
+    """Whether this component offers guests' actions on its turns (``Game`` links guests to hosts)."""
 
     def bind_host(self, host: Component) -> None:
-        """Called by the host phase when it binds; a guest checks the host suits it."""
+        """Called by ``Game`` when it links this guest to its host; a guest checks the host suits it."""
         raise SpecError(f"'{self.kind}' cannot be offered on another phase's turns", self.file,
                         key=f"{self.key}.also_on_turns_of")
 

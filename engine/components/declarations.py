@@ -56,7 +56,6 @@ class Declarations(Component):
         self.limit: str = d.get("limit", "any")
         self.effect: str = d["effect"]
         self.host = d.get("also_on_turns_of")
-        self.hosted = False
         self.also_source = Source(**d["also_source"]) if "also_source" in d else self.source
         for k, v, allowed in (("who", self.who, ("maker", "all", "not_declarer")),
                               ("limit", self.limit, ("any", "one"))):
@@ -77,22 +76,16 @@ class Declarations(Component):
         self.bit = 1 << game.codec.labels.index(self.choice)
         self.action = self.codec.encode("declare", choice=self.choice)
         self.pass_action = self.codec.encode("pass")
-        if self.host is not None and not self.hosted:
-            raise SpecError(f"also_on_turns_of names '{self.host}', which is no earlier phase that offers declarations "
-                            "on its turns (a turn_up_trump phase does)", self.file, key=f"{self.key}.also_on_turns_of")
 
     def declaration_facts(self) -> list[tuple[str, int, str]]:
         kind = "bet" if self.effect == "zero_tricks_bet" else "flag"
         return [(self.choice, self.bit, kind)]
 
     def bind_host(self, host: Component) -> None:
-        """Called by the phase whose turns also offer this declaration (``also_on_turns_of``)."""
+        """Only a bet can be declared on a host's turns (going alone needs the contract first)."""
         if self.effect != "zero_tricks_bet":
             raise SpecError("only a bet can be declared on another phase's turns (a partner sitting out needs the "
                             "contract first)", self.file, key=f"{self.key}.also_on_turns_of")
-        if host.index > self.index:
-            raise SpecError(f"phase '{host.id}' comes after this one", self.file, key=f"{self.key}.also_on_turns_of")
-        self.hosted = True
 
     def offered(self, st: State, seat: int, host_round: int) -> list[Action]:
         """The declaration, if ``seat`` may make it now on a turn of the host phase (any round)."""

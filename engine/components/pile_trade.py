@@ -64,7 +64,6 @@ class PileTrade(Component):
         self.scope: str = d.get("scope", "turn")
         if self.scope not in ("turn", "hand"):
             raise SpecError(f"scope must be turn or hand, got {self.scope!r}", file, key=f"{key}.scope")
-        self.hosted = False
 
     def action_sigs(self) -> list[KindSig]:
         # one card up to the trade size parse, so a short trade is refused by the rule (and cites it)
@@ -77,9 +76,7 @@ class PileTrade(Component):
         return TradeState()
 
     def bind_host(self, host: Component) -> None:
-        if host.index > self.index:
-            raise SpecError(f"phase '{host.id}' comes after this one", self.file, key=f"{self.key}.also_on_turns_of")
-        self.hosted = True
+        """Any host will do: the trade needs only the host's turns and rounds."""
 
     def bind(self, game: Game) -> None:
         super().bind(game)
@@ -87,9 +84,6 @@ class PileTrade(Component):
         bad = [r for r in self.rank_names if r not in deck.ranks]
         if bad:
             raise SpecError(f"trade ranks {bad} are not in the deck", self.file, key=f"{self.key}.ranks")
-        if not self.hosted:
-            raise SpecError(f"also_on_turns_of names '{self.host}', which is no earlier phase that offers actions "
-                            "on its turns (a turn_up_trump phase does)", self.file, key=f"{self.key}.also_on_turns_of")
         size = game.deal.pile_sizes(deck.size, game.num_players).get(self.pile)
         if size is None or size < self.count:
             raise SpecError(f"pile '{self.pile}' is no undealt pile of at least {self.count} cards", self.file,

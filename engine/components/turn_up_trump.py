@@ -53,6 +53,7 @@ class TurnUpTrump(Component):
     """Calling trump over turned-up cards."""
 
     kind = "turn_up_trump"
+    hosts_guests = True
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__({**d, "source": d["rounds"][0]["source"]}, key, file)
@@ -105,9 +106,6 @@ class TurnUpTrump(Component):
         self.discard_action = tuple(codec.encode("discard", cards=(c,)) for c in range(deck.size))
         self.accept_action = {i: codec.encode("accept", choice=r["action"])
                               for i, r in enumerate(self.rounds) if r["kind"] == "accept_turn_up"}
-        self.guests = [ph for ph in game.phases if ph.host == self.id]
-        for g in self.guests:
-            g.bind_host(self)
         self.name_action = tuple(codec.encode("name", suit=s) for s in range(len(deck.suits))) \
             if "name" in codec.sigs else ()
 
