@@ -28,6 +28,8 @@ def _value(v: Any) -> str:
         if "$option" in v:
             m = v.get("map")
             return f"option `{v['$option']}`" + (f" mapped {m}" if m else "")
+        if "$round" in v:
+            return f"per round: `{v['$round']}` (see the schedule)"
         return "{" + ", ".join(f"{k}: {_value(x)}" for k, x in v.items()
                                if not k.endswith("source")) + "}"
     if isinstance(v, list):
@@ -35,16 +37,60 @@ def _value(v: Any) -> str:
     return str(v)
 
 
+def _is_clause(v: Any) -> bool:
+    """A nested clause (rendered as a sub-section with its sources): a mapping that cites a source or holds one."""
+    return isinstance(v, dict) and "$option" not in v and "$round" not in v and any(
+        k.endswith("source") or _is_clause(x) for k, x in v.items())
+
+
 def _clause(title: str, d: dict[str, Any], level: str = "##") -> list[str]:
     out = [f"{level} {title}", ""]
+    nested = []
     for k, v in d.items():
         if k.endswith("source") or k in ("rows", "tables", "rounds"):
+            continue
+        if _is_clause(v):
+            nested.append(k)
+            out.append(f"- **{k}**: see below")
             continue
         out.append(f"- **{k}**: {_value(v)}")
     for k, v in d.items():
         if k.endswith("source"):
             label = "Source" if k == "source" else f"Source ({k.removesuffix('_source')})"
             out.append(f"- {label}: {_src(v)}")
+    out.append("")
+    if isinstance(d.get("rounds"), list) and d["rounds"] and all(
+            isinstance(r, dict) and not _is_clause(r) for r in d["rounds"]):
+        out += _schedule_table(d["rounds"])
+        if "back_down" in d:
+            out += ["After the last row, `back_down` (`without_repeat`) plays the rows again from the last but one "
+                    "to the first, or (`with_repeat`) from the last to the first; `none` stops.", ""]
+    deeper = level + "#" if len(level) < 6 else level
+    for k in nested:
+        out += _clause(f"{title} › {k}", d[k], deeper)
+    return out
+
+
+def _schedule_table(rows: list[dict[str, Any]]) -> list[str]:
+    """The per-round parameters, one row per round in play order (before any way back down)."""
+    params = list(rows[0])
+    out = ["| round | " + " | ".join(params) + " |", "|" + "---|" * (len(params) + 1)]
+    for i, r in enumerate(rows):
+        out.append(f"| {i + 1} | " + " | ".join(_value(r.get(p, "")) for p in params) + " |")
+    out.append("")
+    return out
+
+
+def _zones(items: list[Any]) -> list[str]:
+    out = ["## Zones", "", "| zone | owner | order | visibility | description | source |", "|---|---|---|---|---|---|"]
+    for z in items:
+        choices = [(f" (option `{z['$option']}` = {k})", v) for k, v in z["map"].items()] if "$option" in z \
+            else [("", z)]
+        for label, x in choices:
+            vis = x["visibility"] + (f" {x['top']}" if "top" in x else "") + \
+                (f", shows {', '.join(x['shows_ranks'])}" if "shows_ranks" in x else "")
+            out.append(f"| `{x['id']}`{label} | {x['owner']} | {x['order']} | {vis} | {x.get('description', '')} | "
+                       f"“{x['source']['quote']}” |")
     out.append("")
     return out
 
@@ -71,6 +117,8 @@ def rulebook(spec: Spec) -> str:
     d = spec.data
     out = [f"# {d['title']} (`{d['id']}`)", "", d.get("summary", ""), "",
            "Generated from the spec by `cardspec docs --write`; do not edit.", ""]
+    if d.get("zones"):
+        out += _zones(d["zones"])
     for key in ("players", "deck", "schedule", "deal", "ranking", "hand_value"):
         if key in d:
             out += _clause(key.replace("_", " ").capitalize(), d[key])

@@ -2,6 +2,9 @@
 
 Type an action's number or its name (``play JD``, ``pass``); ``q`` quits.
 With ``--json`` each prompt is the seat's observation as one JSON line.
+When the person acts for another seat it controls (a dummy, such as
+bird-dog-2p's Bird Dog), the prompt names that seat and shows the cards of it
+that the person sees (:func:`acting_lines`).
 """
 
 from __future__ import annotations
@@ -9,10 +12,58 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from .engine.bots import BOTS
 from .engine.errors import ActionError
 from .engine.game import Game
+
+
+def seat_label(game: Game, s: int) -> str:
+    """``seat 2 (dog)`` for a dummy seat (named in the spec), ``seat 0`` for a player."""
+    name = next((x.name for x in game.seating.dummies if x.seat == s), None)
+    return f"seat {s} ({name})" if name else f"seat {s}"
+
+
+def acting_lines(game: Game, obs: Mapping[str, Any], seat: int) -> list[str]:
+    """The prompt's lines about the seat acting now, when player ``seat`` acts for a seat it controls
+    (``obs["to_act"]`` is not ``seat``): which seat, and that seat's cards as ``seat`` sees them."""
+    actor = obs["to_act"]
+    if actor == seat or actor < 0:
+        return []
+    label = seat_label(game, actor)
+    out = [f"you act for {label}, which you control this hand"]
+    hands = obs["zones"].get("hand", [])
+    shown = hands[actor].get("cards_top_first") if actor < len(hands) else None
+    if shown is not None:
+        out.append(f"{label} cards: {' '.join(shown)}")
+    return out
+
+
+def table_lines(game: Game, obs: Mapping[str, Any]) -> list[str]:
+    """The prompt's lines about the round and the table, derived from the spec alone: this round's
+    schedule parameters (hand size, wild rank, ...), and what the seat sees of each pile on the table
+    (the top of a stacked pile such as the discard pile, every card of a laid-out one, or the count)."""
+    out = []
+    sched = game.schedule
+    if sched is not None:
+        i = sched.index(obs["hand"])
+        params = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sched.rows[i].items())
+        out.append(f"round {i + 1} of {len(sched)}: {params}")
+    for zid in game.table_zones:
+        seen = obs["zones"].get(zid)
+        if zid == "trick" or not isinstance(seen, Mapping) or "count" not in seen:
+            continue  # the trick has its own line; a hidden pile shows nothing
+        n = seen["count"]
+        cards = seen.get("cards_top_first")
+        if cards is None or not n:
+            out.append(f"{zid}: {n} card{'s' * (n != 1)}")
+        elif game.zone_of[zid].order == "stack":
+            out.append(f"{zid}: top {cards[0]} ({n} card{'s' * (n != 1)})")
+        else:
+            out.append(f"{zid}: {' '.join(cards)}")
+    return out
 
 
 def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> int:
@@ -33,18 +84,25 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
         if st.current_player() != seat:
             a = chooser(st, legal)
             if not as_json:
-                print(f"seat {st.current_player()}: {game.action_name(a)}")
+                who = seat_label(game, st.cur) + (f" for seat {st.current_player()}" if st.cur != st.current_player()
+                                                   else "")
+                print(f"{who}: {game.action_name(a)}")
             st.apply(a)
             continue
         obs = st.observation(seat)
         if as_json:
             print(json.dumps(obs, sort_keys=True))
         else:
-            print(f"\nhand {obs['hand']}, dealer {obs['dealer']}, trump {obs['trump']}, "
-                  f"up card {obs['up_card']}, {game.scoring.counter} {obs['counters']}")
-            if obs["trick"]:
+            shown = "".join(f", {label} {obs[k]}" for k, label in (("trump", "trump"), ("up_card", "up card"))
+                            if k in obs)  # only what this game's phases show
+            print(f"\nhand {obs['hand']}, dealer {obs['dealer']}{shown}, {game.scoring.counter} {obs['counters']}")
+            if obs.get("trick"):
                 print("trick: " + ", ".join(f"{t['seat']}:{t['card']}" for t in obs["trick"]))
+            for text in table_lines(game, obs):
+                print(text)
             print(f"your cards: {' '.join(obs['my_cards'])}")
+            for text in acting_lines(game, obs, seat):
+                print(text)
             for i, name in enumerate(obs["legal"]):
                 print(f"  {i}) {name}")
         sys.stdout.flush()

@@ -33,10 +33,18 @@ def _trumps(st: State, suit: int, card: int) -> int:
     return sum(1 for c in hand if tt.eff_suit[c] == suit or c in tt.top_cards)
 
 
+def _led(st: State) -> int:
+    """The led suit of the trick being played (-1 before the lead), asked of the trick-play phase."""
+    led_suit = getattr(st.comp, "led_suit", None)
+    return led_suit(st) if led_suit is not None else -1
+
+
 def _power(st: State, c: int) -> int:
-    tt = st.tt
+    tt = st.contract.tt
     assert tt is not None
-    led = st.led if st.trick else tt.eff_suit[c]
+    led = _led(st)
+    if led < 0:
+        led = tt.eff_suit[c]
     return tt.power[led][c] if led >= 0 else 0
 
 
@@ -57,21 +65,24 @@ def rule_bot(rng: random.Random) -> Bot:
         hand = st.hands[st.cur]
         if "play" in kinds:
             cards = [codec.cards(a)[0] for a in legal]
-            if not st.trick:
+            trick = st.piles.get("trick", [])
+            led = _led(st)
+            if not trick or led < 0:
                 return legal[max(range(len(cards)), key=lambda i: _power(st, cards[i]))]
-            tt = st.tt
+            tt = st.contract.tt
             assert tt is not None
-            best = max(tt.power[st.led][c] for c in st.trick)
-            partner_wins = st.sides[st.trick_seats[
-                max(range(len(st.trick)), key=lambda i: (tt.power[st.led][st.trick[i]], -i))]] == \
+            row = tt.power[led]
+            best = max(row[c] for c in trick)
+            seats = st.comp.trick_seats(st)  # type: ignore[attr-defined]
+            partner_wins = st.sides[seats[max(range(len(trick)), key=lambda i: (row[trick[i]], -i))]] == \
                 st.sides[st.cur]
-            winners = [i for i, c in enumerate(cards) if tt.power[st.led][c] > best]
+            winners = [i for i, c in enumerate(cards) if row[c] > best]
             if winners and not partner_wins:
-                return legal[min(winners, key=lambda i: tt.power[st.led][cards[i]])]
-            return legal[min(range(len(cards)),
-                             key=lambda i: (tt.power[st.led][cards[i]], deck.rank_of[cards[i]]))]
-        if "accept" in kinds and st.up >= 0 and (
-                _trumps(st, deck.suit_of[st.up], st.up) >= 3 or "pass" not in kinds):
+                return legal[min(winners, key=lambda i: row[cards[i]])]
+            return legal[min(range(len(cards)), key=lambda i: (row[cards[i]], deck.rank_of[cards[i]]))]
+        up_card = getattr(st.comp, "up_card", None)
+        up = up_card(st) if up_card is not None else -1
+        if "accept" in kinds and up >= 0 and (_trumps(st, deck.suit_of[up], up) >= 3 or "pass" not in kinds):
             return next(a for a in legal if codec.kind(a) == "accept")
         if "name" in kinds:
             names = [a for a in legal if codec.kind(a) == "name"]
@@ -81,9 +92,10 @@ def rule_bot(rng: random.Random) -> Bot:
         if "exchange" in kinds:
             return next(a for a in legal if codec.kind(a) == "exchange")
         if "declare" in kinds:
-            strong = st.trump >= 0 and _trumps(st, st.trump, st.trump_card) >= 4
-            weak = st.tt is not None and all(
-                max(st.tt.power[s][c] for s in range(len(deck.suits))) < 103 for c in deck.cards_of(hand))
+            con = st.contract
+            strong = con.trump >= 0 and _trumps(st, con.trump, con.trump_card) >= 4
+            weak = con.tt is not None and all(
+                max(con.tt.power[s][c] for s in range(len(deck.suits))) < 103 for c in deck.cards_of(hand))
             if strong or weak:
                 return next(a for a in legal if codec.kind(a) == "declare")
         if "go_out" in kinds:  # melding games: go out whenever possible
@@ -163,7 +175,7 @@ def _meld_choice(st: State, legal: list[Action], kinds: set[str], hints: tuple[i
 
 
 def _power_any(st: State, c: int) -> int:
-    tt = st.tt
+    tt = st.contract.tt
     if tt is None:
         return st.game.deck.rank_of[c]
     return max(tt.power[s][c] for s in range(len(st.game.deck.suits)))

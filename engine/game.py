@@ -105,6 +105,20 @@ class Game:
                 used.setdefault(z, f"phase '{ph.id}'")
         check_declared(self.zones, used, f)
         self.zone_of = {z.id: z for z in self.zones}
+        self.table_zones: tuple[str, ...] = tuple(z.id for z in self.zones if z.owner == "table")
+        """Zones on the table (``State.piles``), each a pile bottom to top."""
+        self.seat_zones: tuple[str, ...] = tuple(z.id for z in self.zones if z.owner == "seat" and z.id != "hand")
+        """Zones owned by each seat besides ``hand`` (``State.seat_piles``), each a set of cards per seat."""
+        self.tallies: tuple[str, ...] = tuple(dict.fromkeys(t for ph in self.phases for t in ph.tallies()))
+        """The public per-seat counts the phases keep (``State.tally``)."""
+        self.settles_contract = any(ph.settles_contract for ph in self.phases)
+        self.fact_phases: tuple[Component, ...] = tuple(
+            ph for ph in self.phases if type(ph).hand_facts is not Component.hand_facts)
+        """The phases that offer scoring facts (``hand_facts``)."""
+        self.result_phases: tuple[Component, ...] = tuple(
+            ph for ph in self.phases if type(ph).result_fields is not Component.result_fields)
+        """The phases that add fields to a hand's result (``result_fields``)."""
+        """Whether some phase settles a contract (trump, maker: :mod:`cardspec.engine.contract`)."""
         try:
             self.codec = ActionCodec(self.deck, [sig for ph in self.phases for sig in ph.action_sigs()])
         except ValueError as exc:
@@ -117,6 +131,10 @@ class Game:
             ph.bind(self)
         self.sides = SidesRule.build(rules["scoring"].get("sides"), f)
         """How seats form sides each hand (fixed partnerships unless ``scoring.sides`` says otherwise)."""
+        self.fixed_sides: tuple[int, ...] | None = self.sides.fixed_index(self) if self.sides.form == "fixed" else None
+        """Each seat's side for every hand, when sides are fixed for the match (else None: formed per hand)."""
+        self.rings: tuple[tuple[int, ...], ...] = tuple(self.seating.ring(d) for d in range(n))
+        """The clockwise ring of a hand for each dealer (:meth:`Seating.ring`)."""
         self.scoring = Scoring.build(rules["scoring"], self, f)
         self.match = MatchRules.build(rules["match"], self, f)
         b = rules["bounds"]

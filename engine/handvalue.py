@@ -20,12 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import CardMask, Deck
 from .components.declared import BOOL, Declared, Fact
 from .errors import Source, SpecError
 from .kernels import hand_value_units
+from .tables import Value
+
+if TYPE_CHECKING:
+    from .state import State
 
 SCALE = 2
 MEMO_LIMIT = 1 << 16
@@ -92,6 +96,13 @@ class HandValue:
                 self._memo.clear()
             self._memo[hand] = v
         return v
+
+    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+        """``lowest``: a seat of ``seats`` still in holds a hand of the lowest value among players still in."""
+        players = st.game.num_players
+        values = [self.value(st.hands[s]) for s in range(players)]
+        low = min(values[s] for s in range(players) if st.active[s])
+        return {"lowest": any(st.active[s] and values[s] == low for s in seats)}
 
     @staticmethod
     def points(units: int) -> float:

@@ -28,16 +28,14 @@ def conservation(st: State) -> list[str]:
     for m in st.hands:
         seen |= m
         total += m.bit_count()
-    for w in st.won:
-        seen |= w
-        total += w.bit_count()
+    for masks in st.seat_piles.values():
+        for w in masks:
+            seen |= w
+            total += w.bit_count()
     for pile in st.piles.values():
         for c in pile:
             seen |= 1 << c
         total += len(pile)
-    for c in st.trick:
-        seen |= 1 << c
-    total += len(st.trick)
     size = st.game.deck.size
     if seen != st.game.deck.full_mask or total != size:
         places = st.where_is()

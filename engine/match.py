@@ -150,8 +150,9 @@ class MatchRules:
                     st.extra_hand = True
                 elif self.simultaneous == "shared_win":
                     st.finish(reached)
-                elif self.simultaneous == "maker_first" and st.maker >= 0 and g.entity_of[st.maker] in reached:
-                    st.finish([g.entity_of[st.maker]])  # the maker's (the bidder's) entity counts first
+                elif self.simultaneous == "maker_first" and (maker := st.contract.maker) >= 0 \
+                        and g.entity_of[maker] in reached:
+                    st.finish([g.entity_of[maker]])  # the maker's (the bidder's) entity counts first
                 else:
                     top = self._best(totals, reached, down)
                     if len(top) > 1 and self.simultaneous == "highest":

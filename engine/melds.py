@@ -17,7 +17,10 @@ melded. Meld rules common to the hand-level functions are keyword arguments:
 * ``max_wild``, ``per_natural``: in a set, ``wilds * per_natural <= naturals * max_wild``
   (``max_wild < 0``: no limit); ``unmeldable_ranks``: ranks whose naturals are in no set;
 * ``n_ranks``, ``ace_rank``, ``ace_low``, ``ace_high``, ``wrap``: the places a run
-  may take (see :func:`run_lines`).
+  may take (see :func:`run_lines`);
+* ``distinct_suits``: no two natural cards of a set are identical (same rank and suit);
+* ``wild_sets``: wild cards alone, all of one rank, make a set of that rank counted as
+  natural cards (The Card Game's three 3s in round 1, under that reading).
 
 Hands are searched exactly, memoised on (how many natural cards of each class
 of equal cards are left, how many wild cards are left); see :func:`min_deadwood`
@@ -45,22 +48,26 @@ _F = 6
 """Bits per class of equal natural cards in a packed multiset: a count (at most ``MAX_CARDS`` < 32) and a guard bit."""
 
 Cands = dict[int, tuple[int, ...]]
-Rule = tuple[int, int, tuple[int, ...], int, int, bool, bool, bool]
-"""``(max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap)``."""
+Rule = tuple[int, int, tuple[int, ...], int, int, bool, bool, bool, bool]
+"""``(max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)``."""
 
 
 def is_set(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], min_size: int, min_natural: int,
-           max_wild: int = -1, per_natural: int = 1, unmeldable_ranks: tuple[int, ...] = ()) -> bool:
+           max_wild: int = -1, per_natural: int = 1, unmeldable_ranks: tuple[int, ...] = (),
+           distinct_suits: bool = False, wild_sets: bool = False) -> bool:
     """Whether the cards make a set: all natural cards of one rank, with enough cards and naturals.
 
     At least ``min_size`` cards and ``min_natural`` natural cards; no natural joker
     and no natural of an ``unmeldable_ranks`` rank; when ``max_wild >= 0``, at most
     ``max_wild`` wilds per ``per_natural`` naturals (Hand and Foot: 1 per 2).
-    Suits do not matter (several decks may give equal cards).
+    Suits do not matter (several decks may give equal cards), unless
+    ``distinct_suits``: then no two natural cards share a suit (no identical cards).
+    With ``wild_sets``, wild cards alone, all of one rank, are judged as natural
+    cards of that rank (a set of the wild rank).
 
     pre: len(ranks) == len(suits) == len(wild)
     pre: per_natural >= 1
-    post: __return__ == (len(ranks) >= min_size and sum(not w for w in wild) >= min_natural and len({r for r, w in zip(ranks, wild) if not w}) <= 1 and all(r >= 0 and r not in unmeldable_ranks for r, w in zip(ranks, wild) if not w) and (max_wild < 0 or sum(wild) * per_natural <= sum(not w for w in wild) * max_wild))
+    post: __return__ == ((wild_sets and len(ranks) > 0 and all(wild) and len(set(ranks)) == 1 and is_set(ranks, suits, (False,) * len(ranks), min_size, min_natural, max_wild, per_natural, unmeldable_ranks, distinct_suits)) or (len(ranks) >= min_size and sum(not w for w in wild) >= min_natural and len({r for r, w in zip(ranks, wild) if not w}) <= 1 and all(r >= 0 and r not in unmeldable_ranks for r, w in zip(ranks, wild) if not w) and (max_wild < 0 or sum(wild) * per_natural <= sum(not w for w in wild) * max_wild) and (not distinct_suits or len([s for s, w in zip(suits, wild) if not w]) == len({s for s, w in zip(suits, wild) if not w}))))
 
     >>> is_set((12, 12, 12, 12), (0, 1, 2, 3), (False,) * 4, 3, 1)  # "4 kings"
     True
@@ -70,7 +77,16 @@ def is_set(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...
     True
     >>> is_set((3, 3, 1, -1), (0, 1, 0, -1), (False, False, True, True), 3, 1, 1, 2)  # two wilds, two 4s
     False
+    >>> is_set((2, 2, 5), (0, 1, 2), (True, True, True), 3, 1, wild_sets=True)  # wilds of two ranks: still no set
+    False
+    >>> is_set((2, 2, 2), (0, 1, 2), (True, True, True), 3, 1, wild_sets=True)  # three 3s as a set of threes
+    True
+    >>> is_set((12, 12, 12), (2, 2, 3), (False,) * 3, 3, 1), is_set((12, 12, 12), (2, 2, 3), (False,) * 3, 3, 1, distinct_suits=True)
+    (True, False)
     """
+    if wild_sets and ranks and all(wild) and len(set(ranks)) == 1:
+        return is_set(ranks, suits, (False,) * len(ranks), min_size, min_natural, max_wild, per_natural,
+                      unmeldable_ranks, distinct_suits)
     naturals = 0
     rank = -1
     for r, w in zip(ranks, wild, strict=True):
@@ -82,6 +98,10 @@ def is_set(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...
         naturals += 1
     if len(ranks) < min_size or naturals < min_natural:
         return False
+    if distinct_suits:
+        nat_suits = [s for s, w in zip(suits, wild, strict=True) if not w]
+        if len(set(nat_suits)) != len(nat_suits):
+            return False
     return max_wild < 0 or (len(ranks) - naturals) * per_natural <= naturals * max_wild
 
 
@@ -176,18 +196,20 @@ def is_run(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...
 
 def is_meld(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,
             min_natural: int, *, max_wild: int = -1, per_natural: int = 1, unmeldable_ranks: tuple[int, ...] = (),
-            n_ranks: int = 13, ace_rank: int = -1, ace_low: bool = False, ace_high: bool = False, wrap: bool = False) -> bool:
+            n_ranks: int = 13, ace_rank: int = -1, ace_low: bool = False, ace_high: bool = False, wrap: bool = False,
+            distinct_suits: bool = False, wild_sets: bool = False) -> bool:
     """Whether the cards make a set (if ``kinds`` has :data:`SET`) or a run (if it has :data:`RUN`).
 
     pre: len(ranks) == len(suits) == len(wild)
     pre: per_natural >= 1 and n_ranks >= 1 and -1 <= ace_rank < n_ranks
     pre: all(-1 <= r < n_ranks for r in ranks)
-    post: __return__ == ((kinds & SET != 0 and is_set(ranks, suits, wild, min_size, min_natural, max_wild, per_natural, unmeldable_ranks)) or (kinds & RUN != 0 and is_run(ranks, suits, wild, min_size, min_natural, n_ranks, ace_rank, ace_low, ace_high, wrap)))
+    post: __return__ == ((kinds & SET != 0 and is_set(ranks, suits, wild, min_size, min_natural, max_wild, per_natural, unmeldable_ranks, distinct_suits, wild_sets)) or (kinds & RUN != 0 and is_run(ranks, suits, wild, min_size, min_natural, n_ranks, ace_rank, ace_low, ace_high, wrap)))
 
     >>> is_meld((6, 7, 3), (1, 1, 2), (False, False, True), SET | RUN, 3, 1), is_meld((6, 7, 3), (1, 1, 2), (False, False, True), SET, 3, 1)
     (True, False)
     """
-    if kinds & SET and is_set(ranks, suits, wild, min_size, min_natural, max_wild, per_natural, unmeldable_ranks):
+    if kinds & SET and is_set(ranks, suits, wild, min_size, min_natural, max_wild, per_natural, unmeldable_ranks,
+                              distinct_suits, wild_sets):
         return True
     return bool(kinds & RUN) and is_run(ranks, suits, wild, min_size, min_natural, n_ranks, ace_rank, ace_low,
                                         ace_high, wrap)
@@ -214,7 +236,7 @@ def _candidates(ranks: tuple[int, ...], suits: tuple[int, ...], classes: list[li
     rank, meldable) nor a run (one suit, distinct ranks): both properties pass to
     every part of a meld, so no meld is missed.
     """
-    max_wild, per_natural, unmeldable, n_ranks, ace_rank, ace_low, ace_high, wrap = rule
+    max_wild, per_natural, unmeldable, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct = rule
     out: Cands = {}
     stack: list[tuple[int, int, tuple[int, ...], tuple[int, ...], bool, bool]] = [
         (0, -1, (), (), bool(kinds & SET), bool(kinds & RUN))]  # (multiset, last class, its ranks, suits, set ok, run ok)
@@ -223,7 +245,8 @@ def _candidates(ranks: tuple[int, ...], suits: tuple[int, ...], classes: list[li
         ks = tuple(k for k in range(n_wild + 1)
                    if is_meld(sub_r + (-1,) * k, sub_s + (-1,) * k, (False,) * len(sub_r) + (True,) * k, kinds, min_size,
                               min_natural, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable,
-                              n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap))
+                              n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap,
+                              distinct_suits=distinct))
         if ks:
             out[packed] = ks
         for j in range(last + 1, len(classes)):
@@ -231,9 +254,28 @@ def _candidates(ranks: tuple[int, ...], suits: tuple[int, ...], classes: list[li
             s_ok = set_ok and r >= 0 and r not in unmeldable and (not sub_r or r == sub_r[0])
             r_ok = run_ok and r >= 0 and s >= 0 and r not in sub_r and (not sub_s or s == sub_s[0])
             for a in range(1, len(classes[j]) + 1):
-                if s_ok or (r_ok and a == 1):
-                    stack.append((packed + (a << _F * j), j, sub_r + (r,) * a, sub_s + (s,) * a, s_ok, r_ok and a == 1))
+                sa = s_ok and (a == 1 or not distinct)  # identical cards: one per set when distinct
+                if sa or (r_ok and a == 1):
+                    stack.append((packed + (a << _F * j), j, sub_r + (r,) * a, sub_s + (s,) * a, sa, r_ok and a == 1))
     return out
+
+
+def _hand_cands(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], classes: list[list[int]],
+                kinds: int, min_size: int, min_natural: int, rule: Rule, wild_sets: bool) -> Cands:
+    """:func:`_candidates` for a hand, with ``wild_sets``: the hand's wild cards alone (all of one rank)
+    make a set of that rank, so a number of wilds alone melds when that many naturals of the rank would."""
+    n_wild = sum(wild)
+    cands = _candidates(ranks, suits, classes, n_wild, kinds, min_size, min_natural, rule)
+    if wild_sets and n_wild and kinds & SET:
+        wild_ranks = {r for r, w in zip(ranks, wild, strict=True) if w}
+        if len(wild_ranks) > 1 or rule[8]:
+            raise ValueError("wild_sets needs the wild cards of one rank, and no distinct_suits")
+        r = wild_ranks.pop()
+        alone = tuple(k for k in range(1, n_wild + 1)
+                      if is_set((r,) * k, (0,) * k, (False,) * k, min_size, min_natural, rule[0], rule[1], rule[2]))
+        if alone:
+            cands[0] = tuple(sorted(set(cands.get(0, ())) | set(alone)))
+    return cands
 
 
 def _solver(cands: Cands, n_classes: int, base: list[int], drop: list[int] | None, step: int) -> Callable[[int, int], int]:
@@ -276,7 +318,7 @@ def _solver(cands: Cands, n_classes: int, base: list[int], drop: list[int] | Non
 def min_deadwood(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], values: tuple[int, ...],
                  kinds: int, min_size: int, min_natural: int, *, max_wild: int = -1, per_natural: int = 1,
                  unmeldable_ranks: tuple[int, ...] = (), n_ranks: int = 13, ace_rank: int = -1, ace_low: bool = False,
-                 ace_high: bool = False, wrap: bool = False) -> int:
+                 ace_high: bool = False, wrap: bool = False, distinct_suits: bool = False, wild_sets: bool = False) -> int:
     """The least total ``values`` of the cards left out, over all ways to lay part of the hand in disjoint melds.
 
     The Card Game's tally: "anyone who has a set or run of at least 3 doesn't
@@ -306,9 +348,9 @@ def min_deadwood(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[boo
     2
     """
     classes = _classes(ranks, suits, wild, values)
-    rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap)
+    rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)
     wv = sorted((v for v, w in zip(values, wild, strict=True) if w), reverse=True)
-    cands = _candidates(ranks, suits, classes, len(wv), kinds, min_size, min_natural, rule)
+    cands = _hand_cands(ranks, suits, wild, classes, kinds, min_size, min_natural, rule, wild_sets)
     cheapest = [sum(wv[len(wv) - w:]) for w in range(len(wv) + 1)]  # the wilds left out are the cheapest
     f = _solver(cands, len(classes), cheapest, [values[c[0]] for c in classes], 0)
     return f(sum(len(c) << _F * j for j, c in enumerate(classes)), len(wv))
@@ -317,7 +359,8 @@ def min_deadwood(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[boo
 def meld_partition(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,
                    min_natural: int, *, max_melds: int = -1, max_wild: int = -1, per_natural: int = 1,
                    unmeldable_ranks: tuple[int, ...] = (), n_ranks: int = 13, ace_rank: int = -1, ace_low: bool = False,
-                   ace_high: bool = False, wrap: bool = False) -> tuple[tuple[int, ...], ...] | None:
+                   ace_high: bool = False, wrap: bool = False, distinct_suits: bool = False,
+                   wild_sets: bool = False) -> tuple[tuple[int, ...], ...] | None:
     """A partition of ALL the cards into at most ``max_melds`` melds (``-1``: any number), or None if there is none.
 
     The answer is deterministic: each meld lists its card indices ascending, the
@@ -333,16 +376,16 @@ def meld_partition(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[b
     post: __return__ is None or sorted(i for meld in __return__ for i in meld) == list(range(len(ranks)))
     post: __return__ is None or max_melds < 0 or len(__return__) <= max_melds
     post: __return__ is None or list(__return__) == sorted(__return__)
-    post: __return__ is None or all(is_meld(tuple(ranks[i] for i in m), tuple(suits[i] for i in m), tuple(wild[i] for i in m), kinds, min_size, min_natural, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable_ranks, n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap) for m in __return__)
+    post: __return__ is None or all(is_meld(tuple(ranks[i] for i in m), tuple(suits[i] for i in m), tuple(wild[i] for i in m), kinds, min_size, min_natural, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable_ranks, n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap, distinct_suits=distinct_suits, wild_sets=wild_sets) for m in __return__)
 
     >>> S, H = 3, 2  # 6-card round, sixes wild: 5S 5H 7S 8S 6H 9S
     >>> meld_partition((4, 4, 6, 7, 5, 8), (S, H, S, S, H, S), (False,) * 4 + (True, False), SET | RUN, 3, 1)
     ((0, 1, 4), (2, 3, 5))
     """
     classes = _classes(ranks, suits, wild, (0,) * len(ranks))
-    rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap)
+    rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)
     wilds = [i for i, w in enumerate(wild) if w]
-    cands = _candidates(ranks, suits, classes, len(wilds), kinds, min_size, min_natural, rule)
+    cands = _hand_cands(ranks, suits, wild, classes, kinds, min_size, min_natural, rule, wild_sets)
     g = _solver(cands, len(classes), [0] + [_NEVER] * len(wilds), None, 1)
     state = sum(len(c) << _F * j for j, c in enumerate(classes))
     budget = len(ranks) if max_melds < 0 else min(max_melds, len(ranks))  # no partition needs more melds
@@ -381,7 +424,7 @@ def meld_partition(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[b
 def can_go_out(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,
                min_natural: int, *, max_melds: int = -1, max_wild: int = -1, per_natural: int = 1,
                unmeldable_ranks: tuple[int, ...] = (), n_ranks: int = 13, ace_rank: int = -1, ace_low: bool = False,
-               ace_high: bool = False, wrap: bool = False) -> bool:
+               ace_high: bool = False, wrap: bool = False, distinct_suits: bool = False, wild_sets: bool = False) -> bool:
     """Whether ALL the cards can be laid in at most ``max_melds`` melds (``-1``: any number); no cards: True.
 
     Going out in The Card Game is "you must use all your cards, and you must
@@ -394,16 +437,16 @@ def can_go_out(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool,
     pre: min_size >= 1 and per_natural >= 1 and n_ranks >= 1 and -1 <= ace_rank < n_ranks
     pre: all(-1 <= r < n_ranks for r in ranks)
     post: not __return__ or len(ranks) == 0 or (len(ranks) >= min_size and max_melds != 0 and kinds & (SET | RUN) != 0)
-    post: __return__ == (meld_partition(ranks, suits, wild, kinds, min_size, min_natural, max_melds=max_melds, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable_ranks, n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap) is not None)
+    post: __return__ == (meld_partition(ranks, suits, wild, kinds, min_size, min_natural, max_melds=max_melds, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable_ranks, n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap, distinct_suits=distinct_suits, wild_sets=wild_sets) is not None)
 
     >>> S, H, D = 3, 2, 1  # 5-card round, fives (rank 4) wild: 9S 9H 9D and the wild 5H 5D
     >>> can_go_out((8, 8, 8, 4, 4), (S, H, D, H, D), (False,) * 3 + (True, True), SET | RUN, 3, 1)
     True
     """
     classes = _classes(ranks, suits, wild, (0,) * len(ranks))
-    rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap)
+    rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)
     n_wild = sum(wild)
-    g = _solver(_candidates(ranks, suits, classes, n_wild, kinds, min_size, min_natural, rule), len(classes),
+    g = _solver(_hand_cands(ranks, suits, wild, classes, kinds, min_size, min_natural, rule, wild_sets), len(classes),
                 [0] + [_NEVER] * n_wild, None, 1)
     budget = len(ranks) if max_melds < 0 else min(max_melds, len(ranks))  # no partition needs more melds
     return g(sum(len(c) << _F * j for j, c in enumerate(classes)), n_wild) <= budget

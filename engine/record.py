@@ -251,7 +251,8 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, fi
         for k in RESULT_FIELDS:
             if k in want and want[k] != got.get(k):
                 src = g.scoring.tables[0].source if k in ("scores", "totals") else \
-                    g.phases[-1].source if k in ("trick_winners", "ended_by") else \
+                    next((ph.source for ph in g.phases if ph.settles_contract), g.match.rotation_source) \
+                    if k in ("trump", "maker") else \
                     next((ph.source for ph in g.phases if k in ph.result_fields(st)), g.match.rotation_source)
                 raise RecordError(f"states {k} {want[k]} but the replay gives {got.get(k)} "
                                   f"(hand {done}, ended at action {index})",

@@ -1,8 +1,11 @@
 """The ``scoring`` component: per-entity facts fed to decision tables.
 
-After a hand, the engine computes facts for each scoring entity (a player, or
+After a hand, the engine gathers facts for each scoring entity (a player, or
 a team in partnership games) and sums the outputs of the spec's tables into
-the entity's counter (points, strikes). Fact names are general:
+the entity's counter (points, strikes). Each fact comes from the part of the
+game that offers it: a phase component (:meth:`Component.hand_facts`), the
+``hand_value`` clause, or the scoring clause's own ``pairs`` and ``sides``;
+nothing here knows a component's state. Fact names are general:
 
 =============  ======  =====================================================
 fact           type    meaning (declared by)
@@ -34,6 +37,8 @@ side_pairs        int     the tally of the entity's side this hand: the sum of
                           each member's own pairs, dummy seats included
 side_most         bool    that tally is strictly above every other competing
                           side's (a side with no player does not compete)
+side_top          bool    that tally is at least every other competing side's
+                          (with ``side_most`` false: a tie for the most)
 teams             bool    sides were formed (false: every seat alone)
 <choice>_against  enum    for a ``zero_tricks_bet``: another player's bet,
                           made / broken / none (made wins over broken)
@@ -65,8 +70,6 @@ if TYPE_CHECKING:
 
 FactDomain = tuple[Value, ...]
 
-CORE_FACTS = ("tricks", "maker", "trump_made")
-"""Facts :meth:`Scoring.hand_facts` computes for every game (their domains come from declarations)."""
 FACT_ORDER = ("tricks", "maker", "trump_made", "pairs", "most_pairs", "lowest", "knocker", "ended_by")
 """The order of :attr:`Scoring.facts`: these first (as in the table above), then the rest as declared."""
 
@@ -94,7 +97,8 @@ def sides_declarations(game: Game, pairs: bool) -> Declared:
     """What a ``scoring.sides`` clause offers: ``teams``, the side tally facts, each bet's ``_against``."""
     facts = [Fact("teams", BOOL)]
     if pairs:
-        facts += [Fact("side_pairs", tuple(range(game.deck.size // 2 + 1))), Fact("side_most", BOOL)]
+        facts += [Fact("side_pairs", tuple(range(game.deck.size // 2 + 1))), Fact("side_most", BOOL),
+                  Fact("side_top", BOOL)]
     facts += [Fact(f"{name}_against", ("none", "made", "broken"))
               for ph in game.phases for name, _bit, kind in ph.declaration_facts() if kind == "bet"]
     return Declared(facts=tuple(facts))
@@ -142,6 +146,9 @@ class Scoring:
             if bad:
                 raise SpecError(f"pair ranks {bad} are not in the deck", file, key="scoring.pairs")
             pair_ranks = tuple(deck.ranks.index(r) for r in pr["ranks"])
+            if "won" not in game.seat_zones:
+                raise SpecError("pairs are counted among won cards, but no zone 'won' is owned by each seat", file,
+                                key="scoring.pairs")
         parts = declarers(game, d)
         facts = declared_facts(parts)
         bets: list[tuple[str, int]] = []
@@ -149,16 +156,16 @@ class Scoring:
         for ph in game.phases:
             for name, bit, kind in ph.declaration_facts():
                 (bets if kind == "bet" else flags).append((name, bit))
-        # what hand_facts computes whatever is declared; an undeclared phase may offer anything
-        computed = set(CORE_FACTS) | {n for n, _ in bets} | {x for n, _ in flags for x in (n, f"{n}_against")}
+        # what hand_facts gathers whatever is declared; an undeclared phase may offer anything
+        computed = {n for ph in game.phases for n in ph.fact_names()}
         computed |= {"pairs", "most_pairs"} if pair_ranks else set()
         side_facts = bool(d.get("sides"))
         if side_facts:
             if d["entity"] != "player" or len(game.teams) != game.num_players:
                 raise SpecError("sides formed each hand need entity: player and no fixed partnerships", file,
                                 key="scoring.sides")
-            computed |= {"teams", "side_pairs", "side_most"} | {f"{n}_against" for n, _ in bets}
-        computed |= {"lowest", "knocker", "ended_by"} if game.hand_value is not None else set()
+            computed |= {"teams", "side_pairs", "side_most", "side_top"} | {f"{n}_against" for n, _ in bets}
+        computed |= {"lowest"} if game.hand_value is not None else set()
         open_ended = any(p.declared is None for p in parts)
         undeclared: list[str] = []
         tables = []
@@ -202,36 +209,20 @@ class Scoring:
         return pairs_from_counts(tuple([ranks.count(r) for r in dict.fromkeys(self.pair_ranks)]))
 
     def hand_facts(self, st: State) -> list[dict[str, Value]]:
-        """Facts of every entity for the hand just finished."""
+        """Facts of every entity for the hand just finished, each from the part that offers it."""
         g = st.game
         out: list[dict[str, Value]] = []
-        pairs = [sum(self.pairs_of(g, st.won[s]) for s in team) for team in g.teams] \
-            if self.pair_ranks else []
-        values: list[int] = []
-        if g.hand_value is not None:
-            values = [g.hand_value.value(st.hands[s]) for s in range(g.num_players)]
-            live = [values[s] for s in range(g.num_players) if st.active[s]]
-            low = min(live)
+        won = st.seat_piles["won"] if self.pair_ranks else []
+        pairs = [sum(self.pairs_of(g, won[s]) for s in team) for team in g.teams] if self.pair_ranks else []
         for e, team in enumerate(g.teams):
-            f: dict[str, Value] = {
-                "tricks": sum(st.tricks[s] for s in team),
-                "maker": st.maker in team,
-                "trump_made": st.maker >= 0,
-            }
-            if self.pair_ranks:
+            f: dict[str, Value] = {}
+            for ph in g.fact_phases:
+                f.update(ph.hand_facts(st, team))
+            if g.hand_value is not None:
+                f.update(g.hand_value.hand_facts(st, team))
+            if self.pair_ranks:  # the scoring clause's own facts
                 f["pairs"] = pairs[e]
                 f["most_pairs"] = all(pairs[e] > p for i, p in enumerate(pairs) if i != e)
-            if g.hand_value is not None:
-                f["lowest"] = any(st.active[s] and values[s] == low for s in team)
-            for name, bit in self.flag_facts:
-                f[name] = any(st.decl[s] & bit for s in team)
-                f[f"{name}_against"] = any(st.decl[s] & bit for s in range(len(st.decl)) if s not in team)
-            for name, bit in self.bet_facts:
-                bettors = [s for s in team if st.decl[s] & bit]
-                f[name] = ("none" if not bettors else
-                           "broken" if any(st.tricks[s] for s in bettors) else "made")
-            for ph in g.phases:
-                f.update(ph.hand_facts(st, team))
             out.append(f)
         if self.side_facts:
             self._side_facts(st, out)
@@ -241,7 +232,7 @@ class Scoring:
         """The facts of sides formed this hand (entities are players: entity ``e`` is seat ``e``)."""
         g = st.game
         sides, teams = g.sides.sides(st, at_end=True)
-        own = [self.pairs_of(g, st.won[s]) for s in range(g.num_seats)] if self.pair_ranks else []
+        own = [self.pairs_of(g, w) for w in st.seat_piles["won"]] if self.pair_ranks else []
         tally = [sum(own[s] for s in side) for side in sides] if own else []
         competing = [i for i, side in enumerate(sides) if any(s < g.num_players for s in side)]
         for e, f in enumerate(out):
@@ -250,6 +241,7 @@ class Scoring:
                 mine = next(i for i, side in enumerate(sides) if e in side)
                 f["side_pairs"] = tally[mine]
                 f["side_most"] = all(tally[mine] > tally[i] for i in competing if i != mine)
+                f["side_top"] = all(tally[mine] >= tally[i] for i in competing if i != mine)
             for name, _bit in self.bet_facts:
                 others = [out[o][name] for o in range(len(out)) if o != e]
                 f[f"{name}_against"] = "made" if "made" in others else "broken" if "broken" in others else "none"

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import Source, SpecError
 
 if TYPE_CHECKING:
+    from .game import Game
     from .state import State
 
 POSITIONS = ("right_of_dealer", "left_of_dealer", "after_last")
@@ -159,12 +160,12 @@ class Seating:
         for rule in x.controller:
             if rule == "not_bettor":
                 bits = sum(bit for _, bit in st.game.scoring.bet_facts)
-                bettors = {s for s in range(self.players) if st.decl[s] & bits}
+                bettors = {s for s in range(self.players) if st.contract.decl[s] & bits}
                 others = [s for s in self._clockwise_players(st, st.dealer) if s not in bettors]
                 if bettors and others:
                     return others[0]
-            elif rule == "not_maker" and 0 <= st.maker < self.players:
-                others = [s for s in self._clockwise_players(st, st.maker) if s != st.maker]
+            elif rule == "not_maker" and 0 <= st.contract.maker < self.players:
+                others = [s for s in self._clockwise_players(st, st.contract.maker) if s != st.contract.maker]
                 if others:
                     return others[0]
         if x.fallback == "dealer":
@@ -210,13 +211,13 @@ class SidesRule:
         dummies = [x.seat for x in seating.dummies]
         if self.form == "fixed":
             return tuple(g.teams) + tuple((d,) for d in dummies), True
-        dissolved = st.maker < 0
+        dissolved = st.contract.maker < 0
         if at_end and "broken_bet" in self.dissolve:
             bits = sum(bit for _, bit in g.scoring.bet_facts)
-            dissolved |= any(st.decl[s] & bits and st.tricks[s] for s in range(players))
+            dissolved |= any(st.contract.decl[s] & bits and st.tally["tricks"][s] for s in range(players))
         if not dissolved:
-            rest = tuple(s for s in range(players) if s != st.maker) + tuple(dummies)
-            return ((st.maker,), rest), True
+            rest = tuple(s for s in range(players) if s != st.contract.maker) + tuple(dummies)
+            return ((st.contract.maker,), rest), True
         alone: list[list[int]] = [[s] for s in range(players)]
         for d in dummies:
             ctl = st.controller[d] if st.controller[d] >= 0 else -1
@@ -225,6 +226,15 @@ class SidesRule:
             else:
                 alone.append([d])
         return tuple(tuple(s) for s in alone), False
+
+    def fixed_index(self, game: Game) -> tuple[int, ...]:
+        """For every seat, the index of its side when sides are fixed for the match (``form: fixed``)."""
+        sides = tuple(game.teams) + tuple((x.seat,) for x in game.seating.dummies)
+        out = [0] * game.seating.num_seats
+        for i, side in enumerate(sides):
+            for s in side:
+                out[s] = i
+        return tuple(out)
 
     def side_index(self, st: State) -> tuple[int, ...]:
         """For every seat, the index of its side (play-time: before any dissolving condition)."""

@@ -22,19 +22,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import chance
 from .actions import Action
 from .cards import Card, CardMask
+from .contract import Contract
 from .errors import IllegalActionError, RecordError
 from .zones import census, view
 
 if TYPE_CHECKING:
     from .components.base import Component, PhaseState
     from .game import Game
-    from .ranking import TrickTables
 
 STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
-    "piles", "trump", "trump_card", "up", "maker", "decl", "out", "trick", "trick_seats", "led",
-    "tricks", "won", "trick_winners", "tt", "history", "hand_results", "winners",
-    "extra_hand", "hand_start", "seen", "chance_count", "comp", "cstate", "ring", "controller", "sides",
+    "piles", "seat_piles", "contract", "tally", "history", "hand_results", "winners",
+    "extra_hand", "hand_start", "chance_count", "comp", "cstate", "ring", "controller", "sides",
 )
 
 
@@ -64,26 +63,21 @@ class State:
     phase: int
     cur: int
     hands: list[CardMask]
+    """The ``hand`` zone: each seat's cards."""
     piles: dict[str, list[Card]]
-    trump: int
-    trump_card: int
-    up: int
-    maker: int
-    decl: list[int]
-    out: int
-    trick: list[Card]
-    trick_seats: list[int]
-    led: int
-    tricks: list[int]
-    won: list[CardMask]
-    trick_winners: list[int]
-    tt: TrickTables | None
+    """Every zone on the table, bottom to top (a kitty, a stock, the trick being played)."""
+    seat_piles: dict[str, list[CardMask]]
+    """Every zone owned by each seat other than ``hand`` (the cards each seat won in tricks)."""
+    contract: Contract
+    """What the bidding settled this hand (:mod:`cardspec.engine.contract`)."""
+    tally: dict[str, list[int]]
+    """Public per-seat counts this hand, each kept by the component that declares it
+    (``tricks``: tricks won); see :meth:`Component.tallies`."""
     history: list[tuple[int, Action, int]]
     hand_results: list[dict[str, Any]]
     winners: tuple[int, ...] | None
     extra_hand: bool
     hand_start: int
-    seen: list[Card]
     chance_count: int
     comp: Component
     cstate: list[PhaseState | None]
@@ -155,7 +149,7 @@ class State:
         s = seat
         for _ in range(len(ring)):
             s = ring[s]
-            if active[s] and not (skip_out and self.out >> s & 1):
+            if active[s] and not (skip_out and self.contract.out >> s & 1):
                 return s
         return seat
 
@@ -176,41 +170,34 @@ class State:
         self.phase = 0
         self.comp = g.phases[0]
         self.cur = -1
-        self.trump = -1
-        self.trump_card = -1
-        self.up = -1
-        self.maker = -1
-        self.decl = [0] * n
-        self.out = 0
-        self.trick = []
-        self.trick_seats = []
-        self.led = -1
-        self.tricks = [0] * n
-        self.won = [0] * n
-        self.trick_winners = []
-        self.tt = None
+        self.contract = Contract.empty(n)
+        self.tally = {name: [0] * n for name in g.tallies}
         self.cstate = [ph.new_state() for ph in g.phases]
-        self.seen = []
         self.chance_count = 0
         self.hand_start = len(self.history)
         seating = g.seating
-        self.ring = seating.ring(self.dealer)
+        self.ring = g.rings[self.dealer]
         self.controller = tuple(range(g.num_players)) + (-1,) * len(seating.dummies)
         if seating.dummies:
             self._enter_phase(g.phases[0])
             seats = seating.deal_order(self.ring, self.dealer, self.active)
         else:
             seats = self.seats_from(self.dealer)
-        self.sides = g.sides.side_index(self)
+        self.sides = g.fixed_sides if g.fixed_sides is not None else g.sides.side_index(self)
         explicit = self.deals[self.hand_no] if self.deals and self.hand_no < len(self.deals) else None
         if explicit is not None:
             from .record import explicit_deal
 
             on_pile = {x.seat for x in seating.dummies if x.pile}
-            self.hands, self.piles = explicit_deal(self, explicit, [s for s in seats if s not in on_pile])
+            self.hands, dealt = explicit_deal(self, explicit, [s for s in seats if s not in on_pile])
         else:
             order = self.shuffled(range(g.deck.size))
-            self.hands, self.piles = g.deal_for(self.hand_no).deal(order, seats, n)
+            self.hands, dealt = g.deal_for(self.hand_no).deal(order, seats, n)
+        for z in g.table_zones:  # the table's zones the deal leaves out start empty
+            if z not in dealt:
+                dealt[z] = []
+        self.piles = dealt
+        self.seat_piles = {z: [0] * n for z in g.seat_zones}
         g.phases[0].start(self)
 
     def next_phase(self) -> None:
@@ -224,24 +211,21 @@ class State:
         else:
             self._end_hand()
 
-    def set_trump(self, suit: int, card: int, maker: int) -> None:
-        """Fix trump (and the card that fixed it) and who made it."""
-        self.trump, self.trump_card, self.maker = suit, card, maker
-        if self.game.ranking is not None:
-            self.tt = self.game.trick_tables(suit, card)
-
-    def _result_base(self) -> dict[str, Any]:
-        deck = self.game.deck
-        return {"hand": self.hand_no, "dealer": self.dealer,
-                "trump": deck.suits[self.trump] if self.trump >= 0 else None,
-                "maker": self.maker if self.maker >= 0 else None}
+    def _result(self, thrown_in: bool, scores: list[int]) -> dict[str, Any]:
+        """A hand's result: the hand and dealer, the contract (if the game has bidding), the scores,
+        and what each phase adds (:meth:`Component.result_fields`)."""
+        g = self.game
+        r: dict[str, Any] = {"hand": self.hand_no, "dealer": self.dealer}
+        if g.settles_contract:
+            r.update(self.contract.result_fields(g))
+        r.update(thrown_in=thrown_in, scores=scores, totals=list(self.counters))
+        for ph in g.result_phases:
+            r.update(ph.result_fields(self))
+        return r
 
     def redeal(self) -> None:
         """The hand is thrown in: no score, the deal passes on."""
-        r = self._result_base()
-        r.update(thrown_in=True, trick_winners=[], scores=[0] * len(self.counters),
-                 totals=list(self.counters))
-        self.hand_results.append(r)
+        self.hand_results.append(self._result(True, [0] * len(self.counters)))
         self._next_hand()
 
     def _end_hand(self) -> None:
@@ -249,12 +233,7 @@ class State:
         gained, _facts = g.scoring.score(self)
         for e, p in enumerate(gained):
             self.counters[e] += p
-        r = self._result_base()
-        r.update(thrown_in=False, trick_winners=list(self.trick_winners), scores=gained,
-                 totals=list(self.counters))
-        for ph in g.phases:
-            r.update(ph.result_fields(self))
-        self.hand_results.append(r)
+        self.hand_results.append(self._result(False, gained))
         g.match.after_hand(self, gained)
         if self.winners is None:
             self._next_hand()
@@ -347,16 +326,12 @@ class State:
         new.counters = self.counters[:]
         new.hands = self.hands[:]
         new.piles = {k: v[:] for k, v in self.piles.items()}
-        new.decl = self.decl[:]
-        new.trick = self.trick[:]
-        new.trick_seats = self.trick_seats[:]
-        new.tricks = self.tricks[:]
-        new.won = self.won[:]
-        new.trick_winners = self.trick_winners[:]
+        new.seat_piles = {k: v[:] for k, v in self.seat_piles.items()}
+        new.contract = self.contract.copy()
+        new.tally = {k: v[:] for k, v in self.tally.items()}
         new.cstate = [x.copy() if x is not None else None for x in self.cstate]
         new.history = self.history[:]
         new.hand_results = [dict(r) for r in self.hand_results]
-        new.seen = self.seen[:]
         return new
 
     # --- views -----------------------------------------------------------------------
@@ -365,14 +340,11 @@ class State:
         deck_cards = self.game.deck.cards_of
         out: list[tuple[str, int, list[Card]]] = []
         for z in self.game.zones:
-            if z.id == "hand":
-                out.extend(("hand", s, list(deck_cards(h))) for s, h in enumerate(self.hands))
-            elif z.id == "won":
-                out.extend(("won", s, list(deck_cards(w))) for s, w in enumerate(self.won))
-            elif z.id == "trick":
-                out.append(("trick", -1, list(self.trick)))
+            if z.owner == "seat":
+                masks = self.hands if z.id == "hand" else self.seat_piles[z.id]
+                out.extend((z.id, s, list(deck_cards(m))) for s, m in enumerate(masks))
             else:
-                out.append((z.id, -1, list(self.piles.get(z.id, ()))))
+                out.append((z.id, -1, list(self.piles[z.id])))
         return out
 
     def where_is(self) -> dict[Card, list[str]]:
@@ -384,7 +356,10 @@ class State:
 
         ``zones`` maps each zone id to its view (a list per seat for seat-owned
         zones; see :func:`cardspec.engine.zones.view`). ``my_cards`` and
-        ``hand_sizes`` repeat the hand zone's view for convenience.
+        ``hand_sizes`` repeat the hand zone's view for convenience. In a game
+        with bidding, ``trump`` and ``maker`` give the contract; each phase adds
+        the public facts of its own part (:meth:`Component.public_view`: the
+        turned-up cards, the trick being played, tricks won).
         """
         g = self.game
         deck = g.deck
@@ -410,13 +385,8 @@ class State:
             "zones": zones,
             "my_cards": list(hands[seat].get("cards_top_first", [])) if hands else [],
             "hand_sizes": [h.get("count") for h in hands],
-            "turned_up": [names[c] for c in self.seen],
-            "up_card": names[self.up] if self.up >= 0 else None,
-            "trump": deck.suits[self.trump] if self.trump >= 0 else None,
-            "maker": self.maker if self.maker >= 0 else None,
-            "trick": [{"seat": s, "card": names[c]} for s, c in zip(self.trick_seats, self.trick, strict=True)]
-            if "trick" in g.zone_of and g.zone_of["trick"].visibility == "all" else [],
-            "tricks_won": list(self.tricks),
+            **(self.contract.result_fields(g) if g.settles_contract else {}),
+            **{k: v for ph in g.phases for k, v in ph.public_view(self).items()},
             "counters": {g.scoring.counter: list(self.counters)},
             "active": list(self.active),
             "history": hist,

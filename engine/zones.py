@@ -1,15 +1,11 @@
 """Zones: every place a card can be, as the spec declares it, with its owner, order and visibility.
 
-A spec's ``zones:`` clause lists every zone. Three zone ids name the engine's
-own places; every other zone is a pile on the table:
-
-=========  ======  ==============================================================
-id         owner   what it is
-=========  ======  ==============================================================
-``hand``   seat    the cards a seat holds
-``won``    seat    the cards a seat has captured in tricks
-``trick``  table   the cards of the trick being played, in order
-=========  ======  ==============================================================
+A spec's ``zones:`` clause lists every zone. ``hand`` (owned by each seat)
+is the cards a seat holds; every other zone is either owned by each seat (an
+unordered set per seat, ``State.seat_piles``: the ``won`` cards of trick play)
+or lies on the table (a pile, bottom to top, ``State.piles``: a kitty, a
+stock, a discard pile, the ``trick`` being played). Which components put cards
+in which zone comes from their ``zone_ids``.
 
 Visibility says who sees a zone's cards (:func:`view`):
 
@@ -42,8 +38,8 @@ from typing import Any
 
 from .errors import Source, SpecError
 
-ENGINE_ZONES = {"hand": "seat", "won": "seat", "trick": "table"}
-"""Zone ids the engine stores itself, with the owner they must have."""
+ENGINE_ZONES = {"hand": "seat"}
+"""Zone ids the engine itself stores, with the owner they must have."""
 
 
 @dataclass(frozen=True)
@@ -80,9 +76,12 @@ def build_zones(items: Sequence[Mapping[str, Any]], ranks: Sequence[str], file: 
         if zid in ENGINE_ZONES and z["owner"] != ENGINE_ZONES[zid]:
             raise SpecError(f"zone '{zid}' is owned by a {ENGINE_ZONES[zid]}, not a {z['owner']}", file,
                             key=f"{key}.owner")
-        if zid not in ENGINE_ZONES and z["owner"] != "table":
-            raise SpecError(f"zone '{zid}': only 'hand' and 'won' belong to seats; other zones lie on the table "
+        if z["owner"] not in ("seat", "table"):
+            raise SpecError(f"zone '{zid}': zones belong to each seat or lie on the table "
                             "(no component keeps cards owned by a side yet)", file, key=f"{key}.owner")
+        if zid not in ENGINE_ZONES and z["owner"] == "seat" and z["order"] != "set":
+            raise SpecError(f"zone '{zid}': a zone owned by each seat is kept as a set of cards, so its order "
+                            f"must be 'set', not '{z['order']}'", file, key=f"{key}.order")
         if (z["visibility"] == "top") != ("top" in z):
             raise SpecError("a 'top' visibility needs 'top: k', and only it takes one", file, key=key)
         shows = z.get("shows_ranks")

@@ -17,15 +17,53 @@ def plays(st: State) -> set[str]:
     return {n.split()[1] for n in st.legal_action_names() if n.startswith("play ")}
 
 
+def _ask(st: State, query: str) -> object:
+    """Ask the phase that answers ``query`` (a public query method of a component) about ``st``."""
+    for ph in st.game.phases:
+        q = getattr(ph, query, None)
+        if q is not None:
+            return q(st)
+    raise AssertionError(f"no phase of {st.game.id} answers {query}")
+
+
+def trick_winners(st: State) -> list[int]:
+    """The winner of each trick completed so far this hand (asked of the trick-play phase)."""
+    out = _ask(st, "trick_winners")
+    assert isinstance(out, list)
+    return out
+
+
+def trick_seats(st: State) -> list[int]:
+    """Who played each card of the trick being played."""
+    out = _ask(st, "trick_seats")
+    assert isinstance(out, list)
+    return out
+
+
+def led_suit(st: State) -> int:
+    """The led suit of the trick being played (-1 before the lead)."""
+    out = _ask(st, "led_suit")
+    assert isinstance(out, int)
+    return out
+
+
+def up_card(st: State) -> int:
+    """The card turned up for the current calling round (-1: none)."""
+    out = _ask(st, "up_card")
+    assert isinstance(out, int)
+    return out
+
+
 def trick(st: State, *cards_in_order: str) -> int:
     """Play one whole trick (cards in playing order); return the winning seat."""
-    before, hands_before = len(st.trick_winners), len(st.hand_results)
+    before, hands_before = len(trick_winners(st)), len(st.hand_results)
     for c in cards_in_order:
         st.apply_name(f"play {c}")
     if len(st.hand_results) > hands_before:  # the last trick ended the hand
         return int(st.hand_results[-1]["trick_winners"][-1])
-    assert len(st.trick_winners) == before + 1, "the trick did not complete"
-    return st.trick_winners[-1]
+    won = trick_winners(st)
+    assert len(won) == before + 1, "the trick did not complete"
+    return won[-1]
 
 
 def suit(g: Game, s: str) -> int:

@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 import pytest
+from helpers import trick_winners
 
 from cardspec.engine.game import Game
 from cardspec.engine.spec import Spec, load
@@ -81,11 +82,11 @@ def test_play_without_trump_the_led_suit_wins() -> None:
                                    ["KD", "AD", "9H", "10H", "JH"], ["QH", "KH", "AH", "9S", "10S"]],
             "piles": {"kitty": ["JS", "QS", "KS", "AS"]}}
     st = g.new_initial_state(None, [deal])
-    assert st.trump == -1 and st.maker == -1 and st.current_player() == 1
+    assert st.contract.trump == -1 and st.contract.maker == -1 and st.current_player() == 1
     for name in ("play JD", "play AD", "play 9S", "play KC"):
         st.apply_name(name)
-    assert st.trick_winners == [2]  # AD beats JD; the Jack of diamonds is no bower without trump
-    assert st.tt is not None and st.tt.trump == -1
+    assert trick_winners(st) == [2]  # AD beats JD; the Jack of diamonds is no bower without trump
+    assert st.contract.tt is not None and st.contract.tt.trump == -1
 
 
 def test_hand_value_defaults_and_zero_values() -> None:
@@ -161,8 +162,8 @@ def test_fewest_strikes_breaks_a_last_round_tie() -> None:
 def test_facts_see_seat_zero_as_maker_and_no_knock() -> None:
     g = Game.from_system("euchre")
     st = g.new_initial_state(1)
-    st.maker = 0
-    st.tricks = [3, 1, 0, 1]
+    st.contract.maker = 0
+    st.tally["tricks"] = [3, 1, 0, 1]
     facts = g.scoring.hand_facts(st)
     assert facts[0]["maker"] is True and facts[0]["trump_made"] is True and facts[1]["trump_made"] is True
     assert facts[0]["tricks"] == 3 and facts[1]["tricks"] == 2
@@ -249,7 +250,7 @@ def test_declarer_leads_under_the_other_reading() -> None:
         st = g.new_initial_state(4)
         st.apply_name("pass")
         st.apply_name("declare")  # the second player declares
-        maker = st.maker
+        maker = st.contract.maker
         while st.phase == 1:
             st.apply_name("pass")
         assert (st.current_player() == maker) is leader_is_maker

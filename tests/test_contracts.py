@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import led_suit, trick_seats, trick_winners
 
 from cardspec.engine import handvalue, kernels, ranking
 from cardspec.engine.components import tricks
@@ -115,10 +116,10 @@ def test_diffbehavior_separates_readings_and_matches_fast_paths(tmp_path: Path) 
 
 def _kernel_winner(st: State, card: int) -> int:
     """The seat that wins the trick ``card`` completes, by :func:`kernels.trick_winner`."""
-    tt = st.tt
+    tt = st.contract.tt
     assert tt is not None
-    cards, seats = [*st.trick, card], [*st.trick_seats, st.cur]
-    led = st.led if st.trick else tt.eff_suit[card]
+    cards, seats = [*st.piles["trick"], card], [*trick_seats(st), st.cur]
+    led = led_suit(st) if st.piles["trick"] else tt.eff_suit[card]
     return seats[kernels.trick_winner(tuple(tt.power[led][c] for c in cards))]
 
 
@@ -143,12 +144,12 @@ def test_inlined_fast_paths_match_the_kernels(system: str) -> None:
                 if illegal:
                     assert not comp.try_apply(st.copy(), rng.choice(illegal))
                 plays += 1
-                if len(st.trick) + 1 == st.cstate[comp.index].playing:  # type: ignore[union-attr]
+                if len(st.piles["trick"]) + 1 == st.cstate[comp.index].playing:  # type: ignore[union-attr]
                     expected = _kernel_winner(st, a - comp.play_base - 1)
-            before, hands_before = len(st.trick_winners), len(st.hand_results)
+            before, hands_before = len(trick_winners(st)), len(st.hand_results)
             st.apply(a)
             if expected is not None:
-                won = (st.trick_winners[-1] if len(st.trick_winners) > before
+                won = (trick_winners(st)[-1] if len(trick_winners(st)) > before
                        else st.hand_results[hands_before]["trick_winners"][-1])
                 assert won == expected
                 tricks_won += 1

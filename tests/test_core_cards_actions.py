@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import trick_seats
 
 from cardspec.engine.actions import NO_TRUMP, ActionCodec, KindSig
 from cardspec.engine.cards import CardNameError, Deck
@@ -204,12 +205,12 @@ def test_a_second_copy_held_beside_the_first_is_still_a_legal_play(tmp_path: Pat
         d = g.deck
         hand = st.hands[st.cur]
         twins = [c for c in d.cards_of(hand) if d.copy_of[c] == 1 and hand >> (c - 1) & 1]
-        if twins and not st.trick:
+        if twins and not st.piles["trick"]:
             second = g.codec.encode("play", cards=(twins[0],))
             assert second not in st.legal_actions()
             assert g.codec.encode("play", cards=(twins[0] - 1,)) in st.legal_actions()
             st.check(second)
             st.apply(second)
-            assert not st.hands[st.trick_seats[0]] >> twins[0] & 1
+            assert not st.hands[trick_seats(st)[0]] >> twins[0] & 1
             return
     pytest.fail("no seed dealt a leader both copies of a card")

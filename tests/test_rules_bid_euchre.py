@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import act, trick
+from helpers import act, trick, trick_winners
 
 from cardspec.engine import kernels
 from cardspec.engine.components.auction import Auction
@@ -234,7 +234,7 @@ def test_one_round_ending_with_the_dealer_then_the_high_bidder_leads() -> None:
     assert st.current_player() == 0  # the dealer
     assert "pass" in st.legal_action_names()  # someone has bid: the dealer may pass
     act(st, "pass")
-    assert st.trump == g.deck.suits.index("S") and st.maker == 3
+    assert st.contract.trump == g.deck.suits.index("S") and st.contract.maker == 3
     assert st.comp.kind == "tricks" and st.current_player() == 3  # seat 1 gets no second turn
     assert all(n.startswith("play ") for n in st.legal_action_names())
     assert auction(g).contract(st) == (3, 7, g.deck.suits.index("S"))
@@ -268,7 +268,7 @@ def test_dealer_bidding_last_may_outbid() -> None:
     """The dealer "bids or passes like everyone else": a higher bid by the dealer takes the contract."""
     g, st = new_state()
     act(st, "bid 6 H", "pass", "pass", "bid 8 D")
-    assert st.maker == 0 and st.trump == g.deck.suits.index("D") and st.current_player() == 0
+    assert st.contract.maker == 0 and st.contract.trump == g.deck.suits.index("D") and st.current_player() == 0
 
 
 def test_dealer_must_bid_when_no_one_has() -> None:
@@ -283,7 +283,7 @@ def test_dealer_must_bid_when_no_one_has() -> None:
         st.apply_name("pass")
     assert exc.value.source is not None and exc.value.source.quote == "assuming no one has bid the dealer must bid"
     act(st, "bid 4 C")
-    assert st.maker == 0 and st.trump == g.deck.suits.index("C")
+    assert st.contract.maker == 0 and st.contract.trump == g.deck.suits.index("C")
     assert st.current_player() == 0  # the dealer, the highest (only) bidder, leads
 
 
@@ -313,7 +313,7 @@ def test_outbid_readings() -> None:
     names = set(st.legal_action_names())
     assert {"bid 6 C", "bid 6 D", "bid 6 S"} <= names and "bid 6 H" not in names and "bid 5 S" not in names
     act(st, "bid 6 S", "pass", "pass")
-    assert st.maker == 2 and st.trump == g.deck.suits.index("S")
+    assert st.contract.maker == 2 and st.contract.trump == g.deck.suits.index("S")
     _, st2 = new_state()
     act(st2, "bid 6 H")
     with pytest.raises(IllegalActionError):
@@ -350,8 +350,8 @@ def test_identical_cards_the_one_laid_first_wins() -> None:
     assert st.current_player() == 1
     assert trick(st, "QH#2", "QH#1", "10H#1", "9H#1") == 1
     # the reference path (ranking.trick_winner, the kernel) agrees with the inlined one
-    assert st.tt is not None
-    row = st.tt.power[g.deck.suits.index("H")]
+    assert st.contract.tt is not None
+    row = st.contract.tt.power[g.deck.suits.index("H")]
     assert trick_winner(row, [g.deck.parse(c) for c in ("QH#2", "QH#1", "10H#1", "9H#1")]) == 0
     assert trick_winner(row, [g.deck.parse(c) for c in ("QH#1", "QH#2", "10H#1", "9H#1")]) == 0
     play = g.phases[2]
@@ -452,8 +452,9 @@ def test_contract_facts() -> None:
         for _, cards, _ in plan[:11]:
             trick(st, *cards)
         comp = auction(g)
-        assert comp.hand_facts(st, (1, 3)) == {"contract": state, "bid": 6}
-        assert comp.hand_facts(st, (0, 2)) == {"contract": "none", "bid": 0}
+        # the bidder (seat 1) made trump for its team; someone made it, so trump_made holds for both
+        assert comp.hand_facts(st, (1, 3)) == {"maker": True, "trump_made": True, "contract": state, "bid": 6}
+        assert comp.hand_facts(st, (0, 2)) == {"maker": False, "trump_made": True, "contract": "none", "bid": 0}
         facts = g.scoring.hand_facts(st)
         assert facts[1]["maker"] is True and facts[0]["maker"] is False
     assert g.scoring.facts["contract"] == ("none", "made", "set")
@@ -475,7 +476,7 @@ def test_going_alone_readings() -> None:
     act(st2, "alone", "play JH#1", "play 9H#1")
     assert st2.current_player() == 0  # seat 3, the partner, sits out
     act(st2, "play 10H#1")
-    assert st2.trick_winners == [1]
+    assert trick_winners(st2) == [1]
 
 
 # --- the match -----------------------------------------------------------------------------------
@@ -644,12 +645,12 @@ def test_auction_until_passes_in_a_row() -> None:
     g = variant(lambda d: d["phases"][0].update(end={"passes": 3}))
     st = g.new_initial_state(0, [deal_of(PLAN_MADE)])
     act(st, "bid 2 C", "pass", "pass", "pass")
-    assert st.maker == 1
+    assert st.contract.maker == 1
     st2 = g.new_initial_state(0, [deal_of(PLAN_MADE)])
     act(st2, "bid 2 C", "pass", "pass", "bid 3 D", "pass", "bid 4 D", "pass", "pass")
     assert st2.comp.kind == "auction" and st2.current_player() == 1  # two passes after 4 D: not over
     act(st2, "pass")
-    assert st2.maker == 2 and st2.trump == g.deck.suits.index("D") and st2.current_player() == 2
+    assert st2.contract.maker == 2 and st2.contract.trump == g.deck.suits.index("D") and st2.current_player() == 2
     d = auction(g).declarations()
     assert d.actions_per_hand == 12 * 3 + 4
 
@@ -666,7 +667,7 @@ def test_auction_number_only_then_the_bidder_names_trump_or_no_trump() -> None:
     with pytest.raises(IllegalActionError, match="names trump"):
         st.apply_name("bid 4")
     act(st, "name NT")
-    assert st.trump == -1 and st.maker == 1 and st.comp.kind == "tricks"
+    assert st.contract.trump == -1 and st.contract.maker == 1 and st.comp.kind == "tricks"
     assert auction(g).result_fields(st) == {"contract": {"seat": 1, "bid": 3, "suit": "NT"}}
 
 

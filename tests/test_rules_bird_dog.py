@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import act, plays, suit, trick
+from helpers import act, plays, suit, trick, trick_winners, up_card
 
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
@@ -78,13 +78,13 @@ def test_ten_of_diamonds_turned_makes_ten_of_hearts_the_bird_dog() -> None:
     """"For example: If the 10 of Diamonds is face up as the potential trump determining
     card, the 10 of Hearts is the potential Bird Dog." """
     g, st = new_state(DEAL_TEN)
-    assert st.up == g.deck.parse("10D")
+    assert up_card(st) == g.deck.parse("10D")
     assert st.current_player() == 1  # "The player left of the dealer has the first option"
     st.apply_name("declare")
-    assert st.trump == suit(g, "D")
-    assert st.maker == 1
-    assert st.tt is not None
-    assert names(g, st.tt.top_cards) == {"10H"}
+    assert st.contract.trump == suit(g, "D")
+    assert st.contract.maker == 1
+    assert st.contract.tt is not None
+    assert names(g, st.contract.tt.top_cards) == {"10H"}
     assert names(g, g.trick_tables(suit(g, "D"), g.deck.parse("10D")).top_cards) == {"10H"}
 
 
@@ -108,7 +108,7 @@ def test_bird_dog_beats_every_trump() -> None:
     assert "10H" in plays(st)  # void in diamonds: any card may be played
     st.apply_name("play 10H")
     st.apply_name("play QC")
-    assert st.trick_winners == [1, 2]
+    assert trick_winners(st) == [1, 2]
     assert st.current_player() == 2  # the winner leads the next trick
     # in the ranking tables, the Bird Dog outranks every trump on every lead
     power = g.trick_tables(suit(g, "D"), g.deck.parse("10D")).power
@@ -163,7 +163,7 @@ def test_trump_beats_the_lead_suit() -> None:
     assert trick(st, "AD", "10H", "QC") == 2  # the Bird Dog
     # seat 2 leads the AS: seat 0 and seat 1 are void in spades; seat 1 trumps with QD
     assert trick(st, "AS", "AC", "QD") == 1
-    assert g.deck.suits[st.trump] == "D"
+    assert g.deck.suits[st.contract.trump] == "D"
 
 
 def test_all_pass_turns_the_next_card_and_left_of_dealer_declares_first() -> None:
@@ -173,13 +173,13 @@ def test_all_pass_turns_the_next_card_and_left_of_dealer_declares_first() -> Non
     g, st = new_state(DEAL_TEN)
     act(st, "pass", "pass", "pass")
     assert st.current_player() == 1
-    assert st.up == g.deck.parse("KH")
-    assert st.trump == -1
+    assert up_card(st) == g.deck.parse("KH")
+    assert st.contract.trump == -1
     st.apply_name("declare")
-    assert st.trump == suit(g, "H")
-    assert st.maker == 1
-    assert st.tt is not None
-    assert names(g, st.tt.top_cards) == {"KD"}
+    assert st.contract.trump == suit(g, "H")
+    assert st.contract.maker == 1
+    assert st.contract.tt is not None
+    assert names(g, st.contract.tt.top_cards) == {"KD"}
 
 
 def test_all_pass_twice_third_card_fixes_trump_with_no_declarer() -> None:
@@ -188,13 +188,13 @@ def test_all_pass_twice_third_card_fixes_trump_with_no_declarer() -> None:
     Bird Dog." """
     g, st = new_state(DEAL_PAIRS)
     act(st, "pass", "pass", "pass")
-    assert st.up == g.deck.parse("KS")
+    assert up_card(st) == g.deck.parse("KS")
     act(st, "pass", "pass", "pass")
-    assert st.up == g.deck.parse("AS")
-    assert st.trump == suit(g, "S")
-    assert st.maker == -1
-    assert st.tt is not None
-    assert names(g, st.tt.top_cards) == {"AC"}
+    assert up_card(st) == g.deck.parse("AS")
+    assert st.contract.trump == suit(g, "S")
+    assert st.contract.maker == -1
+    assert st.contract.tt is not None
+    assert names(g, st.contract.tt.top_cards) == {"AC"}
     # trump is fixed: the Nil round begins, left of the dealer first
     assert st.current_player() == 1
     assert set(st.legal_action_names()) == {"nil", "pass"}
@@ -287,7 +287,7 @@ def test_non_declaring_hand_winner_earns_pairs_plus_bonus() -> None:
     declares, seat 2 takes every trick and 5 pairs (JJ JJ QQ QQ KK) and scores 5 + 1."""
     _g, st = new_state(DEAL_PAIRS)
     act(st, "declare", "pass", "pass", "pass")
-    assert st.maker == 1
+    assert st.contract.maker == 1
     play_pairs_hand(st)
     assert st.hand_results[0]["scores"] == [0, 0, 6]
     assert st.counters == [0, 0, 6]
@@ -298,7 +298,7 @@ def test_declarer_hand_winner_earns_no_bonus() -> None:
     declares and takes the same 5 pairs: 5 points."""
     _g, st = new_state(DEAL_PAIRS)
     act(st, "pass", "declare", "pass", "pass", "pass")
-    assert st.maker == 2
+    assert st.contract.maker == 2
     assert st.current_player() == 1  # "The player to the left of the dealer begins the hand."
     play_pairs_hand(st)
     assert st.hand_results[0]["scores"] == [0, 0, 5]
@@ -411,7 +411,7 @@ def tied_after_extra_hand(options: dict[str, Any] | None = None) -> State:
     # extra hand: dealer 1; seat 2 leads; seat 2 passes, seat 0 declares; nobody goes Nil
     assert st.dealer == 1 and st.current_player() == 2
     act(st, "pass", "declare", "pass", "pass", "pass")
-    assert st.maker == 0
+    assert st.contract.maker == 0
     for t in PAIRS_TRICKS:
         assert trick(st, *t) == 0
     assert st.hand_results[-1]["scores"] == [5, 0, 0]

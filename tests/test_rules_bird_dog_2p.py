@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+from helpers import trick_winners, up_card
 
 from cardspec.engine.bots import rule_bot
 from cardspec.engine.errors import RecordError
@@ -105,9 +106,9 @@ def test_declaring_player_left_of_dealer_first_and_three_rounds() -> None:
     st = dealt()
     assert st.current_player() == 1
     to_play(st, "pass", "pass", "pass", "pass")
-    assert st.game.deck.names[st.up] == "AD"  # the third card
+    assert st.game.deck.names[up_card(st)] == "AD"  # the third card
     to_play(st, "pass", "pass")  # nobody solo: the third card fixed trump
-    assert st.maker == -1 and st.game.deck.suits[st.trump] == "D"
+    assert st.contract.maker == -1 and st.game.deck.suits[st.contract.trump] == "D"
 
 
 def test_controller_is_the_non_solo_player_and_current_player_reports_it() -> None:
@@ -130,9 +131,9 @@ def test_controller_is_the_player_not_going_nil() -> None:
 
 def test_controller_when_nobody_is_solo() -> None:
     """Ambiguity dog-controller-no-solo: the dealer (decision) or the player left of the dealer."""
-    st = to_play(dealt(), *["pass"] * 6, "pass", "pass")  # six passes on turn-ups; no nil
-    assert st.maker == -1 and st.controller[DOG] == 0
-    st = to_play(dealt(game(dog_controller_no_solo="left_of_dealer")), *["pass"] * 8)
+    st = to_play(dealt(), *["pass"] * 6)  # six passes on turn-ups; nil is not asked again (nil-without-solo)
+    assert st.contract.maker == -1 and st.controller[DOG] == 0
+    st = to_play(dealt(game(dog_controller_no_solo="left_of_dealer")), *["pass"] * 6)
     assert st.controller[DOG] == 1
 
 
@@ -152,7 +153,7 @@ def test_dog_refills_after_each_trick() -> None:
     st = to_play(dealt(), "declare", "pass", "play JH", "play QC")
     assert st.legal_action_names() == ["play KH"]  # the top card keeps its suit: hearts
     to_play(st, "play KH")
-    assert st.trick_winners == [0]
+    assert trick_winners(st) == [0]
     assert names(st, DOG) == {"AC", "10C", "9H"} and len(st.piles["dog_pile"]) == 3
 
 
@@ -163,8 +164,8 @@ def test_dog_captures_and_leads_when_it_wins() -> None:
     assert st.cur == DOG  # clockwise from the dealer: 1, then the dog
     assert st.legal_action_names() == ["play 10C", "play AC"]  # clubs led: follow among visible
     to_play(st, "play AC")
-    assert st.trick_winners == [0, DOG]
-    assert st.won[DOG] == mask(st.game, "9C", "AC", "JS")
+    assert trick_winners(st) == [0, DOG]
+    assert st.seat_piles["won"][DOG] == mask(st.game, "9C", "AC", "JS")
     assert st.cur == DOG and st.current_player() == 0
 
 
@@ -172,7 +173,7 @@ def test_controller_leads_for_the_dog_under_the_other_reading() -> None:
     """Ambiguity dog-leads, reading controller: the controller leads after the dog wins."""
     st = to_play(dealt(game(dog_leads="controller")), "declare", "pass", "play JH", "play QC", "play KH",
                  "play 9C", "play JS", "play AC")
-    assert st.trick_winners == [0, DOG] and st.cur == 0
+    assert trick_winners(st) == [0, DOG] and st.cur == 0
 
 
 # --- scoring -----------------------------------------------------------------------------------------
@@ -180,12 +181,12 @@ def scored(g: Game, maker: int, won: dict[int, tuple[str, ...]], nil: int = -1, 
            controller: int = 0) -> list[int]:
     """Score a hand with these captures (tricks default: 1 per seat with cards)."""
     st = g.new_initial_state(3)
-    st.maker = maker
-    st.won = [mask(g, *won.get(s, ())) for s in range(3)]
-    st.tricks = [(tricks or {}).get(s, 1 if won.get(s) else 0) for s in range(3)]
-    st.decl = [0, 0, 0]
+    st.contract.maker = maker
+    st.seat_piles["won"] = [mask(g, *won.get(s, ())) for s in range(3)]
+    st.tally["tricks"] = [(tricks or {}).get(s, 1 if won.get(s) else 0) for s in range(3)]
+    st.contract.decl = [0, 0, 0]
     if nil >= 0:
-        st.decl[nil] = g.scoring.bet_facts[0][1]
+        st.contract.decl[nil] = g.scoring.bet_facts[0][1]
     st.controller = (0, 1, controller)
     return g.scoring.score(st)[0]
 
@@ -290,9 +291,9 @@ def test_nil_may_be_called_when_the_option_to_declare_is_theirs() -> None:
     assert st.current_player() == 1
     assert st.legal_action_names() == ["pass", "declare", "nil"]
     st.apply_name("nil")
-    assert st.current_player() == 0 and st.decl[1] and st.trump < 0  # still declaring, dealer's turn
+    assert st.current_player() == 0 and st.contract.decl[1] and st.contract.trump < 0  # still declaring, dealer's turn
     st.apply_name("declare")  # the dealer goes solo over the first turned card
-    assert st.maker == 0
+    assert st.contract.maker == 0
     # nobody is asked for nil again ("Only one player may nil per hand"): play starts
     assert st.game.codec.kind(st.legal_actions()[0]) == "play"
 
@@ -319,7 +320,7 @@ def test_nil_after_another_player_declared_is_still_asked() -> None:
     st.apply_name("declare")  # player 1 goes solo at once
     assert st.current_player() == 0 and st.legal_action_names() == ["pass", "nil"]
     st.apply_name("nil")
-    assert st.decl[0] and st.game.codec.kind(st.legal_actions()[0]) == "play"
+    assert st.contract.decl[0] and st.game.codec.kind(st.legal_actions()[0]) == "play"
 
 
 def test_also_on_turns_of_must_name_an_earlier_host_phase(tmp_path: Any) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from helpers import act, plays, suit, trick
+from helpers import act, plays, suit, trick, trick_winners, up_card
 
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
@@ -121,7 +121,7 @@ def test_diamond_lead_does_not_force_the_left_bower() -> None:
     }
     st = g.new_initial_state(seed=0, deals=[deal])
     act(st, "order_up", "discard JC", "pass")
-    assert st.trump == suit(g, "H")
+    assert st.contract.trump == suit(g, "H")
     st.apply_name("play AD")  # seat 1 leads a diamond
     assert st.current_player() == 2
     # the real diamonds must be followed; the left bower is not a diamond
@@ -240,8 +240,8 @@ def test_dealer_picks_up_the_turned_card_and_discards() -> None:
     g, st = new_state(DEAL_THREE)
     assert st.current_player() == 1  # "The person to the left of the dealer begins."
     st.apply_name("order_up")
-    assert st.trump == suit(g, "H")
-    assert st.maker == 1
+    assert st.contract.trump == suit(g, "H")
+    assert st.contract.maker == 1
     assert st.current_player() == 0  # the dealer, to discard
     assert cards(g, st.hands[0]) == {"9H", "10H", "QH", "KH", "AC", "AS"}
     assert {n for n in st.legal_action_names()} == {
@@ -277,8 +277,8 @@ def test_second_round_cannot_name_the_turned_suit() -> None:
     with pytest.raises(IllegalActionError):
         st.apply_name("order_up")
     st.apply_name("name S")
-    assert st.trump == suit(g, "S")
-    assert st.maker == 1
+    assert st.contract.trump == suit(g, "S")
+    assert st.contract.maker == 1
     assert cards(g, st.hands[0]) == {"10H", "QH", "KH", "AC", "AS"}  # no pick-up now
 
 
@@ -296,7 +296,7 @@ def test_screw_the_dealer_dealer_cannot_pass_in_second_round() -> None:
     with pytest.raises(IllegalActionError):
         st.apply_name("name H")
     st.apply_name("name C")
-    assert (st.trump, st.maker) == (suit(g, "C"), 0)
+    assert (st.contract.trump, st.contract.maker) == (suit(g, "C"), 0)
 
 
 def test_all_pass_redeal_throws_in_the_hand_and_passes_the_deal_left() -> None:
@@ -316,7 +316,7 @@ def test_all_pass_redeal_throws_in_the_hand_and_passes_the_deal_left() -> None:
     assert st.dealer == 1
     assert st.hand_no == 1
     assert st.current_player() == 2  # left of the new dealer begins
-    assert st.up == g.deck.parse("9H")  # a fresh turn-up
+    assert up_card(st) == g.deck.parse("9H")  # a fresh turn-up
 
 
 def test_new_dealer_is_to_the_left_after_a_hand() -> None:
@@ -347,7 +347,7 @@ def test_farmers_hand_trades_three_nines_and_tens_for_bottom_three_of_kitty() ->
     assert kitty == {"9H", "9C", "10C", "9D"}
     # the turned card stays on top and is still offered
     assert g.deck.names[st.piles["kitty"][-1]] == "9H"
-    assert st.up == g.deck.parse("9H")
+    assert up_card(st) == g.deck.parse("9H")
 
 
 def test_farmers_hand_counts_as_a_pass() -> None:
@@ -355,7 +355,7 @@ def test_farmers_hand_counts_as_a_pass() -> None:
     _g, st = new_state(DEAL_FARMER)
     st.apply_name("farmers_hand 9C 10C 9D")
     assert st.current_player() == 2
-    assert st.trump == -1 and st.maker == -1
+    assert st.contract.trump == -1 and st.contract.maker == -1
     act(st, "pass", "pass", "pass")  # with the farmer's pass, all four have passed
     assert st.current_player() == 1
     assert set(st.legal_action_names()) == {"name C", "name D", "name S", "pass"}
@@ -442,7 +442,7 @@ def test_euchred_makers_give_the_defenders_two_points() -> None:
     hearts holding none; seat 1's team takes three tricks)."""
     g, st = new_state(DEAL_THREE)
     act(st, "pass", "order_up", "discard 10H", "pass")
-    assert st.maker == 2
+    assert st.contract.maker == 2
     assert st.current_player() == 1
     for t in [("JH", "9D", "10D", "9H"), ("JD", "10C", "QD", "QH"), ("AH", "JC", "KD", "KH"),
               ("9C", "KC", "AD", "AC"), ("AS", "9S", "QC", "KS")]:
@@ -496,8 +496,8 @@ def test_going_alone_partner_sits_out_and_tricks_have_three_cards() -> None:
     st.apply_name("play AD")
     assert st.current_player() == 0  # seat 3 is skipped
     st.apply_name("play 9H")
-    assert st.trick_winners == [1]  # three cards complete the trick
-    assert st.trick == []
+    assert trick_winners(st) == [1]  # three cards complete the trick
+    assert st.piles["trick"] == []
     assert cards(g, st.hands[3]) == {"AS", "KS", "QS", "JS", "10S"}  # never played
     with pytest.raises(IllegalActionError):
         st.apply_name("play AS")  # seat 3 cannot play
@@ -554,7 +554,7 @@ def test_first_lead_passes_on_when_left_of_dealer_sits_out() -> None:
     }
     g, st = new_state(deal)
     act(st, "pass", "pass", "order_up", "discard JC", "alone")
-    assert st.maker == 3
+    assert st.contract.maker == 3
     assert st.current_player() == 2
     assert trick(st, "AS", "JH", "9H") == 3  # seat 2 leads, seat 3 trumps, the dealer trumps low
     assert cards(g, st.hands[1]) == {"AD", "KD", "QD", "10D", "9D"}

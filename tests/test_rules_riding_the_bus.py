@@ -410,3 +410,13 @@ def test_the_first_player_starts_by_picking_up() -> None:
     assert "picking up a card of the pickup pile" in (err.value.source.quote if err.value.source else "")
     quiet_turn(st, "2H")
     assert "knock" in st.legal_action_names()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_person_left_of_the_dealer_starts(seed: int) -> None:
+    """"The person to the left of the dealer starts by picking up a card of the pickup pile": the first
+    turn of every deal is the seat after the dealer, and the clause carries that quote."""
+    g = Game.from_system("riding-the-bus")
+    assert g.spec.data["phases"][0]["first_player_source"]["quote"].startswith("The person to the left of the dealer")
+    st = g.new_initial_state(seed)
+    assert st.current_player() == (st.dealer + 1) % g.num_players

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import trick_winners
 
 from cardspec.engine.errors import SpecError
 from cardspec.engine.game import Game
@@ -50,24 +51,24 @@ def test_a_hand_is_seen_by_its_owner_only(system: str) -> None:
 
 
 def test_euchre_kitty_shows_its_count_only_and_won_tricks_are_counted_face_down() -> None:
-    st = _until("euchre", lambda s: bool(s.trick_winners) and s.hand_no == 0)
+    st = _until("euchre", lambda s: bool(trick_winners(s)) and s.hand_no == 0)
     for viewer in range(4):
         z = st.observation(viewer)["zones"]
         assert z["kitty"] == {"count": len(st.piles["kitty"])}
-        assert [w["count"] for w in z["won"]] == [w.bit_count() for w in st.won]
+        assert [w["count"] for w in z["won"]] == [w.bit_count() for w in st.seat_piles["won"]]
         assert all("cards_top_first" not in w for w in z["won"])
 
 
 def test_bird_dog_captured_face_cards_are_shown_and_other_cards_are_not() -> None:
     """"non-face cards are removed from view" (000)."""
-    st = _until("bird-dog-11", lambda s: len(s.trick_winners) >= 3 and s.hand_no == 0)
+    st = _until("bird-dog-11", lambda s: len(trick_winners(s)) >= 3 and s.hand_no == 0)
     g = st.game
     face = {g.deck.ranks.index(r) for r in ("J", "Q", "K")}
     won_any = False
     for viewer in range(3):
         z = st.observation(viewer)["zones"]
         for seat, w in enumerate(z["won"]):
-            cards = list(g.deck.cards_of(st.won[seat]))
+            cards = list(g.deck.cards_of(st.seat_piles["won"][seat]))
             won_any = won_any or bool(cards)
             assert w["count"] == len(cards)
             assert sorted(w["cards_top_first"]) == sorted(g.deck.names[c] for c in cards if g.deck.rank_of[c] in face)
@@ -85,9 +86,9 @@ def test_riding_the_bus_discards_are_public_and_the_stock_is_counted() -> None:
 
 
 def test_trick_cards_are_public() -> None:
-    st = _until("euchre", lambda s: len(s.trick) == 2)
+    st = _until("euchre", lambda s: len(s.piles["trick"]) == 2)
     for viewer in range(4):
-        assert st.observation(viewer)["zones"]["trick"]["count"] == len(st.trick)
+        assert st.observation(viewer)["zones"]["trick"]["count"] == len(st.piles["trick"])
 
 
 def test_where_is_covers_every_declared_zone_and_nothing_else() -> None:

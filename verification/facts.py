@@ -167,6 +167,14 @@ class FactModel:
                     z3.BoolVal(True, ctx)
                 alone = z3.And([v["side_pairs"] > o["side_pairs"] for o in same] or [z3.BoolVal(True, ctx)])
                 cons.append(v["side_most"] == z3.If(teams, with_team, alone))
+        if all("side_top" in v and "side_pairs" in v for v in vs) and vs:  # as side_most, ties allowed
+            for v in vs:
+                same = [o for o in vs if o is not v]
+                with_team = z3.And([z3.If(z3.Or(v["maker"], o["maker"]), v["side_pairs"] >= o["side_pairs"],
+                                          z3.BoolVal(True, ctx)) for o in same]) if makers else \
+                    z3.BoolVal(True, ctx)
+                alone = z3.And([v["side_pairs"] >= o["side_pairs"] for o in same] or [z3.BoolVal(True, ctx)])
+                cons.append(v["side_top"] == z3.If(teams, with_team, alone))
         for b in bets:
             made, broken, none = (self.domains[b].index(x) for x in ("made", "broken", "none"))
             if f"{b}_against" not in self.domains:
@@ -193,9 +201,11 @@ class FactModel:
             if values == {False}:
                 return z3.Not(v)
             return z3.BoolVal(True, self.ctx)
+        # ``values`` is a frozenset, whose order follows string hashing (PYTHONHASHSEED):
+        # build the disjunction in domain order, so the formula is the same in every process
         if dom and type(dom[0]) is str:
-            return z3.Or([v == dom.index(x) for x in values])
-        return z3.Or([v == x for x in values])
+            return z3.Or([v == i for i in sorted(dom.index(x) for x in values)])
+        return z3.Or([v == x for x in sorted(values, key=int)])
 
     def show(self, e: int, table: DecisionTable | None = None) -> dict[str, Any]:
         """Terms to report in a witness (a table's inputs, or every fact)."""

@@ -46,10 +46,19 @@ def _value(spec: Spec, option: str, text: str) -> Any:
     raise KeyError(text)
 
 
+def _trick_winners(st: State) -> list[int]:
+    """The trick winners of the hand so far, as the phases report them (empty without trick play)."""
+    for ph in st.game.phases:
+        won = ph.result_fields(st).get("trick_winners")
+        if won is not None:
+            return list(won)
+    return []
+
+
 def _compare(a: State, b: State) -> tuple[str, str] | None:
-    if a.trick_winners != b.trick_winners and len(a.trick_winners) == len(b.trick_winners):
-        return "trick winner", f"trick {len(a.trick_winners)}: seat {a.trick_winners[-1]} against seat " \
-                               f"{b.trick_winners[-1]}"
+    wa, wb = _trick_winners(a), _trick_winners(b)
+    if wa != wb and len(wa) == len(wb):
+        return "trick winner", f"trick {len(wa)}: seat {wa[-1]} against seat {wb[-1]}"
     ra, rb = a.hand_results, b.hand_results
     for x, y in zip(ra, rb, strict=False):
         if x.get("scores") != y.get("scores") or x.get("thrown_in") != y.get("thrown_in"):

@@ -73,6 +73,7 @@ class Auction(Component):
     """Bidding for the contract."""
 
     kind = "auction"
+    settles_contract = True
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
@@ -118,6 +119,9 @@ class Auction(Component):
 
     def bind(self, game: Game) -> None:
         super().bind(game)
+        if "tricks" not in game.tallies:
+            raise SpecError("an auction's bid counts tricks, but no phase keeps a 'tricks' tally (a tricks phase)",
+                            self.file, key=self.key)
         codec = self.codec
         self.pass_action = codec.encode("pass")
         self.suits: tuple[int, ...] = tuple(range(len(game.deck.suits))) + ((NO_TRUMP,) if self.no_trump else ())
@@ -186,7 +190,7 @@ class Auction(Component):
         kind = self.codec.kind(a)
         if kind == "name":
             s = self.codec.suit(a)
-            st.set_trump(s if s >= 0 else -1, -1, cs.bidder)
+            st.contract.fix_trump(st.game, s if s >= 0 else -1, -1, cs.bidder)
             cs.suit, cs.naming = s, False
             st.next_phase()
             return
@@ -207,7 +211,7 @@ class Auction(Component):
             st.redeal()
             return
         if self.suit_in_bid:
-            st.set_trump(cs.suit if cs.suit >= 0 else -1, -1, cs.bidder)
+            st.contract.fix_trump(st.game, cs.suit if cs.suit >= 0 else -1, -1, cs.bidder)
             st.next_phase()
             return
         cs.naming = True
@@ -250,10 +254,14 @@ class Auction(Component):
 
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
         cs = self._s(st)
+        facts = st.contract.facts(seats)
         if cs.bidder < 0 or cs.bidder not in seats:
-            return {"contract": "none", "bid": 0}
-        took = sum(st.tricks[s] for s in seats)
-        return {"contract": "made" if took >= cs.high else "set", "bid": cs.high}
+            return {**facts, "contract": "none", "bid": 0}
+        took = sum(st.tally["tricks"][s] for s in seats)
+        return {**facts, "contract": "made" if took >= cs.high else "set", "bid": cs.high}
+
+    def fact_names(self) -> list[str]:
+        return ["maker", "trump_made", "contract", "bid"]
 
     def result_fields(self, st: State) -> dict[str, Any]:
         cs = self._s(st)

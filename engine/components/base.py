@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 class PhaseState:
     """A component's own part of a position, reset at the start of every hand.
 
-    Subclasses are small dataclasses whose fields hold only immutable values
-    (ints, strings, tuples), so that :meth:`copy` (a shallow copy) makes an
-    independent position; a component replaces a field, it never mutates one.
+    Subclasses are small dataclasses whose fields hold immutable values (ints,
+    strings, tuples), so that :meth:`copy` (a shallow copy) makes an independent
+    position; a component replaces such a field, it never mutates one. A state
+    that keeps lists for speed (trick play's) overrides :meth:`copy` to copy them.
     """
 
     def copy(self) -> PhaseState:
@@ -122,9 +123,30 @@ class Component:
         """Scoring facts this component offers about a finished hand, for the entity of ``seats``."""
         return {}
 
+    def fact_names(self) -> list[str]:
+        """The names of the facts :meth:`hand_facts` gives, whatever :meth:`declarations` says
+        (scoring tells a fact that is offered but undeclared from one nobody offers)."""
+        return []
+
     def result_fields(self, st: State) -> dict[str, Any]:
         """Fields this component adds to a hand's result in a record (for example the contract)."""
         return {}
+
+    def public_view(self, st: State) -> dict[str, Any]:
+        """Public facts of this component's part of the position, for every seat's observation
+        (the turned-up cards, the trick being played); cards in zones are shown by the zones."""
+        return {}
+
+    settles_contract = False
+    """Whether this component writes the hand's contract (``State.contract``: trump, maker, declarations)."""
+
+    def tallies(self) -> list[str]:
+        """The public per-seat counts this component keeps in ``State.tally`` (``tricks``: tricks won).
+
+        Other parts read a tally by name (a bet broken by a trick, a contract made);
+        only the component that declares it writes it.
+        """
+        return []
 
     # --- play -----------------------------------------------------------------------
     def start(self, st: State) -> None:

@@ -17,7 +17,29 @@ phase lists it among its legal actions (:meth:`offered`) and hands it back
 (:meth:`declare_on_turn`). A player who declared there is not asked again, and
 with ``who: not_declarer`` may only pass on the host's later turns.
 
-Used by: euchre (alone), bird-dog-11 (nil), bird-dog-2p (nil on one's declaring turn; bird-dog-21 later).
+The phase's own window (after trump, before the first card) is shaped by:
+
+* ``window``: ``always`` (the default) asks every time; ``after_maker`` asks
+  only when a player made trump, so when nobody did, the declaration can only
+  be made on the host's turns (bird-dog-2p, 001: "or after another player has
+  declared but prior to the first card being played");
+* ``preference``: the order in which players are asked, which with
+  ``limit: one`` is the preference when more than one wants to declare (the
+  first asked who declares has it): ``dealer_left`` (the default: clockwise
+  from the dealer's left), ``maker_left`` (clockwise from the maker's left, the
+  maker last; from the dealer's left when nobody made trump) or
+  ``maker_right`` (the same players in the reverse order, the maker still
+  last); bird-dog-2p (001: "the player continuing clockwise around the table
+  has preference"; bird-dog-21 later). A declaration already made on a host's
+  turn stands: with ``limit: one`` nobody is then asked;
+* ``reveal: {seat, from, to}``: as the phase begins, the top cards of the pile
+  ``from`` join the hand of the dummy seat ``seat`` until it holds ``to``, face
+  up as the ``hand`` zone's ``dummy_visibility`` says, so they are seen while
+  players decide (bird-dog-2p: the Bird Dog's three cards, turned once trump is
+  established; a ``tricks`` ``refill`` of that seat then finds them there).
+
+Used by: euchre (alone), bird-dog-11 (nil), bird-dog-2p (nil on one's declaring turn, ``window``,
+``preference``, ``reveal``; bird-dog-21 later).
 """
 
 from __future__ import annotations
@@ -28,8 +50,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
+from ..tables import Value
 from .base import Component, PhaseState
-from .declared import BOOL, Declared, Fact
+from .declared import BOOL, START, Declared, Fact, Transfer, seat_hand
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -57,13 +80,27 @@ class Declarations(Component):
         self.effect: str = d["effect"]
         self.host = d.get("also_on_turns_of")
         self.also_source = Source(**d["also_source"]) if "also_source" in d else self.source
+        self.window: str = d.get("window", "always")
+        """``always``, or ``after_maker``: the phase's own window opens only if a player made trump."""
+        self.window_source = Source(**d["window_source"]) if "window_source" in d else self.source
+        self.preference: str = d.get("preference", "dealer_left")
+        """The order of asking, so the preference among players who want to declare (module doc)."""
+        self.preference_source = Source(**d["preference_source"]) if "preference_source" in d else self.source
+        rv = d.get("reveal")
+        self.reveal: tuple[str, str, int] | None = (rv["seat"], rv["from"], rv["to"]) if rv else None
+        """A dummy seat whose hand is filled face up from a pile as the phase begins: (seat, pile, size)."""
+        self.reveal_source = Source(**rv["source"]) if rv else None
+        self.reveal_seat = -1
         for k, v, allowed in (("who", self.who, ("maker", "all", "not_declarer")),
-                              ("limit", self.limit, ("any", "one"))):
+                              ("limit", self.limit, ("any", "one")),
+                              ("window", self.window, ("always", "after_maker")),
+                              ("preference", self.preference, ("dealer_left", "maker_left", "maker_right"))):
             if v not in allowed:
                 raise SpecError(f"{k} must be one of {list(allowed)}, got {v!r}", file, key=f"{key}.{k}")
         if type(self.enabled) is not bool:
             raise SpecError("enabled must be true or false", file, key=f"{key}.enabled")
         self.bit = 0
+        self.against = f"{self.choice}_against"
 
     def action_sigs(self) -> list[KindSig]:
         return [KindSig("pass"), KindSig("declare", choices=(self.choice,))]
@@ -71,11 +108,53 @@ class Declarations(Component):
     def new_state(self) -> AskState:
         return AskState()
 
+    def zone_ids(self) -> list[str]:
+        return ["hand", self.reveal[1]] if self.reveal else []
+
+    settles_contract = True
+    """A declaration is part of the hand's contract (``State.contract.decl``; going alone sets who sits out)."""
+
     def bind(self, game: Game) -> None:
         super().bind(game)
+        if self.effect == "zero_tricks_bet" and "tricks" not in game.tallies:
+            raise SpecError("a zero-tricks bet is judged by tricks won, but no phase keeps a 'tricks' tally "
+                            "(a tricks phase)", self.file, key=self.key)
+        if self.reveal is not None:
+            self.reveal_seat = game.seating.seat_named(self.reveal[0])
+            if self.reveal_seat < 0:
+                raise SpecError(f"reveal seat '{self.reveal[0]}' is not a dummy seat", self.file,
+                                key=f"{self.key}.reveal.seat")
+            if self.reveal[1] not in {p.name for p in game.deal.piles}:
+                raise SpecError(f"reveal pile '{self.reveal[1]}' is not a pile of the deal", self.file,
+                                key=f"{self.key}.reveal.from")
         self.bit = 1 << game.codec.labels.index(self.choice)
         self.action = self.codec.encode("declare", choice=self.choice)
         self.pass_action = self.codec.encode("pass")
+
+    def fact_names(self) -> list[str]:
+        return [self.choice] if self.effect == "zero_tricks_bet" else [self.choice, f"{self.choice}_against"]
+
+    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+        """A ``partner_sits_out`` declaration: ``<choice>`` (a seat of ``seats`` made it) and
+        ``<choice>_against`` (another seat did). A ``zero_tricks_bet``: ``<choice>`` is ``none``
+        (no seat of ``seats`` bet), ``broken`` (a bettor won a trick: the ``tricks`` tally) or ``made``."""
+        decl, bit = st.contract.decl, self.bit
+        if self.effect != "zero_tricks_bet":
+            mine = against = False
+            for s, d in enumerate(decl):
+                if d & bit:
+                    if s in seats:
+                        mine = True
+                    else:
+                        against = True
+            return {self.choice: mine, self.against: against}
+        status = "none"
+        for s in seats:
+            if decl[s] & bit:
+                if st.tally["tricks"][s]:
+                    return {self.choice: "broken"}
+                status = "made"
+        return {self.choice: status}
 
     def declaration_facts(self) -> list[tuple[str, int, str]]:
         kind = "bet" if self.effect == "zero_tricks_bet" else "flag"
@@ -89,15 +168,15 @@ class Declarations(Component):
 
     def offered(self, st: State, seat: int, host_round: int) -> list[Action]:
         """The declaration, if ``seat`` may make it now on a turn of the host phase (any round)."""
-        if not self.enabled or self.who == "maker" or st.decl[seat] & self.bit:
+        if not self.enabled or self.who == "maker" or st.contract.decl[seat] & self.bit:
             return []
-        if self.limit == "one" and any(d & self.bit for d in st.decl):
+        if self.limit == "one" and any(d & self.bit for d in st.contract.decl):
             return []
         return [self.action]
 
     def act_on_turn(self, st: State, seat: int, a: Action) -> bool:
         """Make the declaration for ``seat`` during the host phase; it is that turn's pass."""
-        st.decl[seat] |= self.bit
+        st.contract.decl[seat] |= self.bit
         return True
 
     def why_not_offered(self) -> tuple[str, Source]:
@@ -106,22 +185,41 @@ class Declarations(Component):
 
     def bars_host_actions(self, st: State, seat: int) -> bool:
         """Whether ``seat`` declared on a host turn and so, with ``who: not_declarer``, may only pass there."""
-        return self.who == "not_declarer" and bool(st.decl[seat] & self.bit)
+        return self.who == "not_declarer" and bool(st.contract.decl[seat] & self.bit)
 
     def _asked(self, st: State) -> tuple[int, ...]:
         if not self.enabled:
             return ()
+        maker = st.contract.maker
         if self.who == "maker":
-            return (st.maker,) if st.maker >= 0 else ()
-        seats = st.seats_from(st.dealer)
-        if self.who == "not_declarer":
-            seats = [s for s in seats if s != st.maker]
-        return tuple(s for s in seats if not st.decl[s] & self.bit)
+            return (maker,) if maker >= 0 else ()
+        if self.window == "after_maker" and maker < 0:
+            return ()
+        if self.preference == "dealer_left":
+            seats = st.seats_from(st.dealer)
+            if self.who == "not_declarer":
+                seats = [s for s in seats if s != maker]
+        else:  # clockwise from the maker's left (the dealer's without one), or the reverse; the maker last
+            seats = [s for s in st.seats_from(maker if maker >= 0 else st.dealer) if s != maker]
+            if self.preference == "maker_right":
+                seats.reverse()
+            if self.who == "all" and maker >= 0:
+                seats.append(maker)
+        return tuple(s for s in seats if not st.contract.decl[s] & self.bit)
+
+    def _reveal(self, st: State) -> None:
+        """Top cards of the reveal pile join the reveal seat's hand until it holds ``to`` cards."""
+        assert self.reveal is not None
+        seat, pile, to = self.reveal_seat, st.piles[self.reveal[1]], self.reveal[2]
+        hand = st.hands[seat]
+        while hand.bit_count() < to and pile:
+            hand |= 1 << pile.pop()
+        st.hands[seat] = hand
 
     def _advance(self, st: State) -> None:
         cs: AskState = st.cstate[self.index]  # type: ignore[assignment]
         queue = cs.asked
-        if self.limit == "one" and any(d & self.bit for d in st.decl):
+        if self.limit == "one" and any(d & self.bit for d in st.contract.decl):
             queue = ()
         if queue:
             st.cur, cs.asked = queue[0], queue[1:]
@@ -130,6 +228,8 @@ class Declarations(Component):
 
     def start(self, st: State) -> None:
         cs: AskState = st.cstate[self.index]  # type: ignore[assignment]
+        if self.reveal is not None:
+            self._reveal(st)
         cs.asked = self._asked(st)
         self._advance(st)
 
@@ -142,13 +242,14 @@ class Declarations(Component):
 
     def apply(self, st: State, a: Action) -> None:
         if a == self.action:
-            st.decl[st.cur] |= self.bit
+            st.contract.decl[st.cur] |= self.bit
             if self.effect == "partner_sits_out":
-                st.out |= st.game.partners_mask[st.cur]
+                st.contract.out |= st.game.partners_mask[st.cur]
         self._advance(st)
 
     def declarations(self) -> Declared:
-        """No cards move; each asked player acts once; a flag (and its ``_against``) or a bet fact."""
+        """No cards move by an action (a ``reveal`` turns a dummy's cards up as the phase begins);
+        each asked player acts once; a flag (and its ``_against``) or a bet fact."""
         assert self.game is not None
         k = 1 if self.who == "maker" else self.game.num_players
         facts: tuple[Fact, ...]
@@ -156,4 +257,6 @@ class Declarations(Component):
             facts = (Fact(self.choice, ("none", "made", "broken")),)
         else:
             facts = (Fact(self.choice, BOOL), Fact(f"{self.choice}_against", BOOL))
-        return Declared((), k, f"{k} players asked once", facts)
+        moves = (Transfer("turn up the dummy seat's cards", self.reveal[1], seat_hand(self.reveal_seat),
+                          (0, self.reveal[2]), (START,)),) if self.reveal else ()
+        return Declared(moves, k, f"{k} players asked once", facts)

@@ -1,8 +1,12 @@
 """The ``draw_discard`` component: draw, discard and knock turns toward a hand value.
 
 On a turn the player draws the top card of the stock or of the discard pile and
-discards one card, or takes the top ``count`` discards for the whole hand
-(placing the old hand on the discard pile in a chosen order), or knocks. After a
+discards one card, or takes the top ``count`` discards (``take_several``), or knocks.
+Taking several either exchanges the whole hand (``then: exchange_hand``, the
+default: the old hand goes on the discard pile in a chosen order and the turn
+ends; ``count`` must be the hand size) or adds the cards to the hand (``then:
+discard``: ``count`` a number or ``all`` of the pile, then one card is discarded as
+after a draw). After a
 knock every other player still in has ``final_turns`` more turns. A hand worth
 exactly ``instant_win.value`` ends the round at once (also right after the deal
 when ``check_after_deal`` is on). When the stock is empty, ``stock_exhausted``
@@ -12,7 +16,8 @@ Card Game turns the top card of the rest of the deck: an undealt pile of 1).
 
 With a ``melding`` clause (:mod:`cardspec.engine.components.melding`) a player
 who has drawn may instead go out (``go out X``: every other card laid in melds,
-``X`` discarded); the others then have ``go_out.final_turns`` more turns.
+``X`` discarded); the others then have ``go_out.final_turns`` more turns (in which
+they may go out too when ``go_out.after_first`` is ``allowed``).
 
 Used by: riding-the-bus (and, with melding, the-card-game and hand-and-foot).
 """
@@ -28,7 +33,7 @@ from ..actions import Action, KindSig
 from ..errors import Source, SpecError
 from ..tables import Value
 from .base import Component
-from .declared import BOOL, HAND, Declared, Fact, Transfer
+from .declared import ALL, BOOL, HAND, Declared, Fact, Transfer
 from .melding import MeldRules, MeldState
 
 if TYPE_CHECKING:
@@ -61,8 +66,18 @@ class DrawDiscard(Component):
         self.discard: str = d["discard"]
         self.discard_drawn: str = d.get("discard_drawn", "allowed")
         ts = d.get("take_several")
-        self.take_count: int = ts["count"] if ts else 0
+        count = ts["count"] if ts else 0
+        self.take_all = count == "all"
+        """Take the whole discard pile (``count: all``)."""
+        self.take_count: int = 0 if self.take_all else count
+        self.take_then: str = ts.get("then", "exchange_hand") if ts else "exchange_hand"
+        self.takes = ts is not None
         self.take_min: int = ts["min_pile"] if ts else 0
+        if ts and self.take_then not in ("exchange_hand", "discard"):
+            raise SpecError("take_several.then must be exchange_hand or discard", file, key=f"{key}.take_several.then")
+        if ts and self.take_all and self.take_then == "exchange_hand":
+            raise SpecError("take_several.count 'all' needs then: discard (a hand is exchanged card for card)", file,
+                            key=f"{key}.take_several.count")
         self.take_source = Source(**ts["source"]) if ts else self.source
         kn = d.get("knock")
         self.final_turns: int | None = kn["final_turns"] if kn else None
@@ -89,8 +104,10 @@ class DrawDiscard(Component):
 
     def action_sigs(self) -> list[KindSig]:
         out = [KindSig("draw_stock"), KindSig("draw_discard"), KindSig("discard", cards=(1, 1))]
-        if self.take_count:
+        if self.takes and self.take_then == "exchange_hand":
             out.append(KindSig("take", cards=(self.take_count, self.take_count), ordered=True))
+        elif self.takes:  # the cards taken are the top of the pile: the action names none
+            out.append(KindSig("take"))
         if self.final_turns is not None:
             out.append(KindSig("knock"))
         if self.melding is not None:
@@ -108,7 +125,8 @@ class DrawDiscard(Component):
         self._out_acts = tuple(self.codec.encode("go_out", cards=(c,)) for c in cards) if self.melding else ()
         if self.stock not in {p.name for p in game.deal.piles}:
             raise SpecError(f"stock pile '{self.stock}' is not dealt", self.file, key=f"{self.key}.stock")
-        if self.take_count and self.take_count != game.deal.hand_size:
+        if self.takes and self.take_then == "exchange_hand" and any(
+                self.take_count != d.hand_size for d in game.round_deals):
             raise SpecError("take_several.count must equal the hand size (the whole hand is exchanged)",
                             self.file, key=f"{self.key}.take_several")
         self.instant_units = int(self.instant * 2) if self.instant is not None else None
@@ -135,6 +153,9 @@ class DrawDiscard(Component):
             return None
         return self.melding.wild_by_round[st.game.round_index(st.hand_no)], self.melding.value_of
 
+    def fact_names(self) -> list[str]:
+        return ["knocker", "ended_by"] + (["deadwood", "went_out"] if self.melding is not None else [])
+
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
         """``knocker`` (the entity knocked) and ``ended_by`` (how the round ended); with melding also
         ``deadwood`` (the entity's cards left, less their best melds) and ``went_out``."""
@@ -143,7 +164,8 @@ class DrawDiscard(Component):
         if self.melding is None:
             return out
         ridx = st.game.round_index(st.hand_no)
-        out.update(deadwood=sum(self.melding.deadwood(st.hands[s], ridx) for s in seats), went_out=ts.out_seat in seats)
+        out.update(deadwood=sum(self.melding.tally_deadwood(st.hands[s], ridx, ts.laid) for s in seats),
+                   went_out=ts.out_seat in seats)
         return out
 
     def result_fields(self, st: State) -> dict[str, Any]:
@@ -154,6 +176,8 @@ class DrawDiscard(Component):
         names = st.game.deck.names
         out.update(went_out=ms.out_seat if ms.out_seat >= 0 else None,
                    melds=[[names[c] for c in meld] for meld in ms.laid])
+        if ms.later_out:
+            out["also_went_out"] = list(ms.later_out)
         return out
 
     def _go_out_discards(self, st: State, hand: int, drawn: int) -> list[int]:
@@ -227,16 +251,19 @@ class DrawDiscard(Component):
             drawn = self._ms(st).drawn if self.discard_drawn == "forbidden" else -1
             held = deck.canonical(hand & ~(1 << drawn if drawn >= 0 else 0)) if deck.has_copies else hand
             acts = [self._discard_acts[c] for c in deck.cards_of(held) if c != drawn]
-            if self.melding is not None and self._ms(st).out_seat < 0:
+            if self.melding is not None and (self._ms(st).out_seat < 0 or self.melding.after_first == "allowed"):
                 acts += [self._out_acts[c] for c in self._go_out_discards(st, hand, drawn)]
             return acts
         disc = st.piles[self.discard]
         out = [codec.encode("draw_stock")]
         if disc:
             out.append(codec.encode("draw_discard"))
-        if self.take_count and len(disc) >= max(self.take_min, self.take_count):
-            takes = {codec.canonical(codec.encode("take", cards=p), hand) for p in permutations(deck.cards_of(hand))}
-            out.extend(takes)
+        if self.takes and len(disc) >= self._take_need():
+            if self.take_then == "exchange_hand":
+                out.extend({codec.canonical(codec.encode("take", cards=p), hand)
+                            for p in permutations(deck.cards_of(hand))})
+            else:
+                out.append(codec.encode("take"))
         if self.final_turns is not None and self._ms(st).knocker < 0 and (
                 self._ms(st).turns > 0 or self.first_turn_knock == "allowed"):
             out.append(codec.encode("knock"))
@@ -264,18 +291,28 @@ class DrawDiscard(Component):
             assert m is not None
             c = self.codec.cards(a)[0]
             ms = self._ms(st)
-            ms.laid = m.partition(st.hands[seat] & ~(1 << c), st.game.round_index(st.hand_no))
-            st.piles[m.pile].extend(x for meld in ms.laid for x in meld)
+            laid = m.partition(st.hands[seat] & ~(1 << c), st.game.round_index(st.hand_no))
+            ms.laid = ms.laid + laid
+            st.piles[m.pile].extend(x for meld in laid for x in meld)
             st.hands[seat] = 0
             st.piles[self.discard].append(c)
-            ms.out_seat = seat
-            ms.final_left = (sum(st.active) - 1) * m.final_turns
+            if ms.out_seat >= 0:  # going out too, in a turn left (go_out.after_first: allowed)
+                ms.later_out = (*ms.later_out, seat)
+            else:
+                ms.out_seat = seat
+                ms.final_left = (sum(st.active) - 1) * m.final_turns
             self._end_turn(st, seat, False)
             return
         if k == "take":
             disc = st.piles[self.discard]
-            took = disc[-self.take_count:]
-            del disc[-self.take_count:]
+            n = len(disc) if self.take_all else self.take_count
+            took = disc[-n:]
+            del disc[-n:]
+            if self.take_then == "discard":  # the cards join the hand; a discard ends the turn
+                st.hands[seat] |= st.game.deck.mask(took)
+                self._ms(st).stage = "discard"
+                self._ms(st).drawn = -1
+                return
             disc.extend(self.codec.cards(a))
             st.hands[seat] = st.game.deck.mask(took)
             self._end_turn(st, seat, False)
@@ -291,8 +328,8 @@ class DrawDiscard(Component):
         if k == "go_out" and m is not None:
             if self._ms(st).stage != "discard":
                 return "a player goes out after drawing", m.go_out_source
-            if self._ms(st).out_seat >= 0:
-                return "someone has already gone out this round", m.go_out_source
+            if self._ms(st).out_seat >= 0 and m.after_first != "allowed":
+                return "someone has already gone out this round", m.after_first_source or m.go_out_source
             if self._ms(st).turns < sum(st.active) and m.first_turn == "forbidden":
                 return "no one goes out in the first turn round the table", m.first_turn_source
             return ("going out lays every other card in melds"
@@ -303,13 +340,20 @@ class DrawDiscard(Component):
         if k == "knock":
             return "the first player of a round starts by drawing", self.first_turn_source
         if k == "take":
-            return (f"taking needs at least {max(self.take_min, self.take_count)} cards on the discard "
-                    "pile and must name every card of the hand", self.take_source)
+            if self._ms(st).stage == "discard":
+                return "the player has drawn and must discard a card", self.source
+            return (f"taking needs at least {self._take_need()} cards on the discard pile"
+                    + (" and must name every card of the hand" if self.take_then == "exchange_hand" else ""),
+                    self.take_source)
         if k == "discard" and self._ms(st).stage == "discard":
             return "that card cannot be discarded now", self.source
         if self._ms(st).stage == "discard":
             return "the player has drawn and must discard a card", self.source
         return "the player must draw, take or knock first", self.source
+
+    def _take_need(self) -> int:
+        """The fewest cards the discard pile must hold for taking several."""
+        return max(self.take_min, self.take_count, 1)
 
     def declarations(self) -> Declared:
         """Draws, discards, taking several, the reshuffle; no bound on turns; knock facts."""
@@ -317,11 +361,14 @@ class DrawDiscard(Component):
         moves = [Transfer("draw from the stock", self.stock, HAND, 1, ("draw_stock",)),
                  Transfer("draw from the discard pile", self.discard, HAND, 1, ("draw_discard",)),
                  Transfer("discard", HAND, self.discard, 1, ("discard",))]
-        if self.take_count:
+        if self.takes and self.take_then == "exchange_hand":
             moves.append(Transfer("take several discards for the hand", HAND, self.discard, self.take_count,
                                   ("take",), swap=True))
+        elif self.takes:
+            moves.append(Transfer("take discards into the hand", self.discard, HAND,
+                                  ALL if self.take_all else self.take_count, ("take",)))
         if self.exhausted == "reshuffle":  # as the next turn begins: all but the top discard
-            ends_turn = ("discard",) + (("take",) if self.take_count else ()) + \
+            ends_turn = ("discard",) + (("take",) if self.takes and self.take_then == "exchange_hand" else ()) + \
                 (("knock",) if self.final_turns is not None else ()) + (("go_out",) if self.melding else ())
             moves.append(Transfer("reshuffle the discards into the stock", self.discard, self.stock,
                                   (1, self.game.deck.size - 1), ends_turn, chance=True, follow_on=True))

@@ -24,10 +24,16 @@ entity: ``deadwood`` (int) and ``went_out`` (bool: a player of the entity went o
 
 Spec keys: ``pile``, ``kinds`` (``set``, ``run``), ``min_size``, ``min_natural``,
 ``wild_rank`` (a rank, ``none``, or a round parameter ``{$round: wild_rank}``),
-``runs`` (``ace``: the ace's rank, ``ace_position``: ``low``, ``high``,
-``low_or_high`` or ``wrap``), ``values`` (per rank), ``tally``, ``go_out``
-(``final_turns``, ``max_melds``, ``first_turn``: ``allowed`` or ``forbidden`` in
-the first time round the table) and the sources.
+``wild_sets`` (``never``: cards of the wild rank are always wild; ``natural``: they
+alone make a set of their rank, counted as natural cards), ``set_copies`` (``any``;
+``distinct``: no two identical natural cards in one set), ``runs`` (``ace``: the
+ace's rank, ``ace_position``: ``low``, ``high``, ``low_or_high`` or ``wrap``),
+``values`` (per rank), ``tally``, ``lay_off`` (``none``; ``table``: at the tally a
+player's cards that extend the melds laid this round, each meld as laid, count
+as laid off), ``go_out`` (``final_turns``, ``max_melds``, ``first_turn``:
+``allowed`` or ``forbidden`` in the first time round the table, ``after_first``:
+``forbidden`` or ``allowed``, whether others may also go out in their turns left)
+and the sources.
 """
 
 from __future__ import annotations
@@ -53,11 +59,13 @@ MEMO_LIMIT = 1 << 15
 
 @dataclass
 class MeldState(PhaseState):
-    """Per hand: who went out (-1: nobody yet), turns left after that, the melds laid."""
+    """Per hand: who went out first (-1: nobody yet), turns left after that, the melds laid (by everyone who
+    went out, in order), and who else went out in the turns left."""
 
     out_seat: int = -1
     final_left: int = 0
     laid: tuple[tuple[Card, ...], ...] = ()
+    later_out: tuple[int, ...] = ()
 
 
 @dataclass
@@ -84,7 +92,12 @@ class MeldRules:
     value_of: tuple[int, ...] = ()
     rule: dict[str, Any] = field(default_factory=dict)
     deck: Deck | None = None
-    _memo: dict[tuple[str, CardMask, int, int], Any] = field(default_factory=dict, repr=False)
+    wild_sets: bool = False
+    distinct: bool = False
+    lay_off: str = "none"
+    after_first: str = "forbidden"
+    after_first_source: Source | None = None
+    _memo: dict[tuple[str, CardMask, int, Any], Any] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def build(d: Mapping[str, Any], key: str, file: str) -> MeldRules:
@@ -108,12 +121,28 @@ class MeldRules:
         tally = d.get("tally", "several")
         if tally not in ("several", "one"):
             raise SpecError("tally must be several or one", file, key=f"{key}.tally")
+        choices = {"wild_sets": (d.get("wild_sets", "never"), ("never", "natural"), key),
+                   "set_copies": (d.get("set_copies", "any"), ("any", "distinct"), key),
+                   "lay_off": (d.get("lay_off", "none"), ("none", "table"), key),
+                   "after_first": (go.get("after_first", "forbidden"), ("forbidden", "allowed"), f"{key}.go_out")}
+        for name, (v, allowed, where) in choices.items():
+            if v not in allowed:
+                raise SpecError(f"{name} must be one of {list(allowed)}", file, key=f"{where}.{name}")
+        if choices["wild_sets"][0] == "natural" and choices["set_copies"][0] == "distinct":
+            raise SpecError("wild_sets: natural and set_copies: distinct cannot be combined", file,
+                            key=f"{key}.wild_sets")
         src = Source(**d["source"])
         gsrc = Source(**go["source"])
-        return MeldRules(d["pile"], kinds, d["min_size"], d.get("min_natural", 1), d.get("wild_rank", "none"),
-                         runs.get("ace"), pos, dict(d["values"]), tally, go["final_turns"], max_melds, first,
-                         src, gsrc, Source(**go["first_turn_source"]) if "first_turn_source" in go else gsrc,
-                         Source(**d["tally_source"]) if "tally_source" in d else src)
+        m = MeldRules(d["pile"], kinds, d["min_size"], d.get("min_natural", 1), d.get("wild_rank", "none"),
+                      runs.get("ace"), pos, dict(d["values"]), tally, go["final_turns"], max_melds, first,
+                      src, gsrc, Source(**go["first_turn_source"]) if "first_turn_source" in go else gsrc,
+                      Source(**d["tally_source"]) if "tally_source" in d else src)
+        m.wild_sets = choices["wild_sets"][0] == "natural"
+        m.distinct = choices["set_copies"][0] == "distinct"
+        m.lay_off = choices["lay_off"][0]
+        m.after_first = choices["after_first"][0]
+        m.after_first_source = Source(**go["after_first_source"]) if "after_first_source" in go else gsrc
+        return m
 
     def bind(self, game: Game, key: str) -> None:
         """Resolve ranks and the wild rank of every round against the game's deck and schedule."""
@@ -136,7 +165,8 @@ class MeldRules:
             raise SpecError(f"runs.ace {self.ace!r} is not a rank of the deck", file, key=f"{key}.runs.ace")
         low, high, wrap = ACE_POSITIONS[self.ace_position]
         self.rule = {"n_ranks": len(deck.ranks), "ace_rank": deck.ranks.index(self.ace) if self.ace else -1,
-                     "ace_low": low, "ace_high": high, "wrap": wrap}
+                     "ace_low": low, "ace_high": high, "wrap": wrap, "distinct_suits": self.distinct,
+                     "wild_sets": self.wild_sets}
         if max(d.hand_size for d in game.round_deals) + 1 > melds.MAX_CARDS:
             raise SpecError(f"melding handles hands of at most {melds.MAX_CARDS - 1} cards", file, key=key)
 
@@ -150,7 +180,7 @@ class MeldRules:
         return (cards, tuple(d.rank_of[c] for c in cards), tuple(d.suit_of[c] for c in cards),
                 tuple(w >= 0 and d.rank_of[c] == w for c in cards))
 
-    def _memoised(self, what: str, hand: CardMask, ridx: int, fn: Any, extra: int = 0) -> Any:
+    def _memoised(self, what: str, hand: CardMask, ridx: int, fn: Any, extra: Any = 0) -> Any:
         k = (what, hand, ridx, extra)
         v = self._memo.get(k)
         if v is None:
@@ -184,6 +214,45 @@ class MeldRules:
                     best = v
             return sum(values) - best
         return int(self._memoised("deadwood", hand, ridx, compute))
+
+    def tally_deadwood(self, hand: CardMask, ridx: int, table: tuple[tuple[Card, ...], ...] = ()) -> int:
+        """The deadwood counted against ``hand`` at the end of a round whose laid melds are ``table``.
+
+        With ``lay_off: table`` the cards that can be added to those melds (each meld
+        as laid; any number of cards to each, so long as it stays a meld) are laid off
+        first, the choice that leaves the least deadwood; otherwise :meth:`deadwood`.
+        """
+        if self.lay_off != "table" or not table or not hand:
+            return self.deadwood(hand, ridx)
+        assert self.deck is not None
+        d = self.deck
+        w = self.wild_by_round[ridx]
+        cards = tuple(d.cards_of(hand))
+
+        def is_meld(group: tuple[Card, ...]) -> bool:
+            return melds.is_meld(tuple(d.rank_of[c] for c in group), tuple(d.suit_of[c] for c in group),
+                                 tuple(w >= 0 and d.rank_of[c] == w for c in group), self.kinds, self.min_size,
+                                 self.min_natural, **self.rule)
+
+        def compute() -> int:
+            reachable = {0}  # the sets of hand cards (as masks) that can be laid off together
+            for meld in table:
+                nat = [c for c in meld if not (w >= 0 and d.rank_of[c] == w)]
+                near = [c for c in cards if (w >= 0 and d.rank_of[c] == w) or not nat
+                        or any(d.rank_of[c] == d.rank_of[x] or d.suit_of[c] == d.suit_of[x] for x in nat)]
+                fits = []
+                for bits in range(1, 1 << len(near)):
+                    sub = tuple(near[i] for i in range(len(near)) if bits >> i & 1)
+                    if is_meld(tuple(meld) + sub):
+                        fits.append(sum(1 << c for c in sub))
+                reachable |= {r | f for r in reachable for f in fits if not r & f}
+            best = self.deadwood(hand, ridx)
+            for off in sorted(reachable, key=lambda m: -self.value(m)):
+                if best == 0:
+                    break
+                best = min(best, self.deadwood(hand & ~off, ridx))
+            return best
+        return int(self._memoised("tally", hand, ridx, compute, table))
 
     def can_lay(self, hand: CardMask, ridx: int) -> bool:
         """Whether every card of ``hand`` can be laid in at most ``max_melds`` melds."""

@@ -23,13 +23,14 @@ Used by: euchre, bird-dog-11 (and bid-euchre, the buck-euchre family, bird-dog-2
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
 from ..cards import Card, CardMask
 from ..errors import IllegalActionError, Source, SpecError
 from ..kernels import follow_mask
+from ..tables import Value
 from .base import Component, PhaseState
 from .declared import ALL, HAND, START, TRICK, WON, Declared, Fact, Transfer, seat_hand
 
@@ -93,12 +94,24 @@ def plays_reference(hand: CardMask, led_mask: CardMask, following: bool) -> tupl
     return tuple(c for c in range(hand.bit_length()) if m >> c & 1)
 
 
-@dataclass
+@dataclass(slots=True)
 class TrickState(PhaseState):
-    """How many seats play to each trick this hand, and the next seat after each."""
+    """Trick play's own part of a position (the trick's cards are in the ``trick`` zone,
+    captured cards in the ``won`` zone, tricks won per seat in the ``tricks`` tally)."""
 
     playing: int = 0
+    """How many seats play to each trick this hand."""
     next: tuple[int, ...] = ()
+    """The next seat after each seat."""
+    led: int = -1
+    """The led suit of the trick being played, as the ranking counts suits (-1 before the lead)."""
+    seats: list[int] = field(default_factory=list)
+    """Who played each card of the trick being played."""
+    winners: list[int] = field(default_factory=list)
+    """The winner of each completed trick."""
+
+    def copy(self) -> TrickState:
+        return TrickState(self.playing, self.next, self.led, self.seats[:], self.winners[:])
 
 
 class Tricks(Component):
@@ -167,38 +180,47 @@ class Tricks(Component):
         st.hands[seat] = hand
 
     def new_state(self) -> TrickState:
-        return TrickState()
+        return TrickState(0, (), -1, [], [])  # every field given: no default factories on the hot path
+
+    def tallies(self) -> list[str]:
+        return ["tricks"]
+
+    def fact_names(self) -> list[str]:
+        return ["tricks"]
+
+    def _s(self, st: State) -> TrickState:
+        return st.cstate[self.index]  # type: ignore[return-value]
 
     def start(self, st: State) -> None:
-        if st.tt is None:  # no trump was made: play without trump
-            st.set_trump(-1, -1, st.maker)
-        lead_from = st.maker if self.first_leader == "maker" and st.maker >= 0 else None
-        if lead_from is not None and not st.out >> lead_from & 1:
+        con = st.contract
+        if con.tt is None:  # no trump was made: play without trump
+            con.fix_trump(st.game, -1, -1, con.maker)
+        lead_from = con.maker if self.first_leader == "maker" and con.maker >= 0 else None
+        if lead_from is not None and not con.out >> lead_from & 1:
             st.cur = lead_from
         else:
             st.cur = st.next_seat(st.dealer)
-        st.trick = []
-        st.trick_seats = []
         if self.refill is not None:
             self._refill(st)
-        cs: TrickState = st.cstate[self.index]  # type: ignore[assignment]
-        cs.playing = sum(1 for s in range(len(st.active)) if st.active[s] and not st.out >> s & 1)
+        cs = self._s(st)
+        cs.playing = sum(1 for s in range(len(st.active)) if st.active[s] and not con.out >> s & 1)
         cs.next = tuple(st.next_seat(s) for s in range(len(st.active)))
 
     def _following(self, st: State) -> bool:
-        return bool(st.trick) and self.follow == "effective_suit"
+        return bool(st.piles["trick"]) and self.follow == "effective_suit"
 
     def _mask(self, st: State) -> int:
         hand = st.hands[st.cur]
         if self._following(st):
-            assert st.tt is not None
-            return follow_mask(hand, st.tt.suit_mask[st.led])
+            tt = st.contract.tt
+            assert tt is not None
+            return follow_mask(hand, tt.suit_mask[self._s(st).led])
         return hand
 
     def legal_reference(self, st: State) -> list[Action]:
         """What :meth:`legal` must return, from :func:`plays_reference` (slow; for tests)."""
-        tt = st.tt
-        led_mask = tt.suit_mask[st.led] if tt is not None and st.trick else 0
+        tt = st.contract.tt
+        led_mask = tt.suit_mask[self._s(st).led] if tt is not None and st.piles["trick"] else 0
         plays = plays_reference(st.hands[st.cur], led_mask, self._following(st))
         if self.copies is not None:
             keep = self.copies(sum(1 << c for c in plays))
@@ -208,8 +230,8 @@ class Tricks(Component):
     def legal(self, st: State) -> list[Action]:
         # fast path: plays_fast inlined (see plays_reference for the rule)
         m = st.hands[st.cur]
-        if st.trick and self.follow == "effective_suit":
-            f = m & st.tt.suit_mask[st.led]  # type: ignore[union-attr]
+        if st.piles["trick"] and self.follow == "effective_suit":
+            f = m & st.contract.tt.suit_mask[st.cstate[self.index].led]  # type: ignore[union-attr]
             if f:
                 m = f
         if self.copies is not None:
@@ -233,26 +255,26 @@ class Tricks(Component):
             return False
         seat = st.cur
         hand = st.hands[seat]
-        tt = st.tt
+        tt = st.contract.tt
         assert tt is not None
-        trick = st.trick
+        trick = st.piles["trick"]
+        cs: TrickState = st.cstate[self.index]  # type: ignore[assignment]
         allowed = hand  # plays_fast inlined, as a mask
         if trick and self.follow == "effective_suit":
-            f = hand & tt.suit_mask[st.led]
+            f = hand & tt.suit_mask[cs.led]
             if f:
                 allowed = f
         if not allowed >> c & 1:
             return False
         st.hands[seat] = hand & ~(1 << c)
         if not trick:
-            st.led = tt.eff_suit[c]
+            cs.led = tt.eff_suit[c]
         trick.append(c)
-        st.trick_seats.append(seat)
-        cs: TrickState = st.cstate[self.index]  # type: ignore[assignment]
+        cs.seats.append(seat)
         if len(trick) < cs.playing:
             st.cur = cs.next[seat]
             return True
-        row = tt.power[st.led]  # winner_fast inlined (reference: ranking.trick_winner)
+        row = tt.power[cs.led]  # winner_fast inlined (reference: ranking.trick_winner)
         best, best_i = -1, 0
         if self.last_wins:
             for i, x in enumerate(trick):
@@ -264,18 +286,19 @@ class Tricks(Component):
                 p = row[x]
                 if p > best:
                     best, best_i = p, i
-        w = st.trick_seats[best_i]
-        st.tricks[w] += 1
-        won = st.won[w]
+        w = cs.seats[best_i]
+        st.tally["tricks"][w] += 1
+        won_zone = st.seat_piles["won"]
+        won = won_zone[w]
         for x in trick:
             won |= 1 << x
-        st.won[w] = won
-        st.trick_winners.append(w)
-        st.trick = []
-        st.trick_seats = []
+        won_zone[w] = won
+        cs.winners.append(w)
+        trick.clear()
+        cs.seats.clear()
         if self.refill is not None:
             self._refill(st)
-        if len(st.trick_winners) == self.num_tricks:
+        if len(cs.winners) == self.num_tricks:
             st.next_phase()
         elif self.dummy_leads:
             st.cur = w
@@ -296,8 +319,39 @@ class Tricks(Component):
         if not 0 <= c < deck.size or not st.hands[st.cur] >> c & 1:
             name = deck.names[c] if 0 <= c < deck.size else str(c)
             return f"{name} is not in seat {st.cur}'s hand", self.source
-        suit = deck.suits[st.led]
+        led = self._s(st).led
+        suit = deck.suits[led] if 0 <= led < len(deck.suits) else str(led)
         return f"seat {st.cur} holds {suit} and must follow the led suit {suit}", self.source
+
+    # --- results, facts and views --------------------------------------------------
+    def result_fields(self, st: State) -> dict[str, Any]:
+        """The winner of each trick, in order."""
+        return {"trick_winners": list(self._s(st).winners)}
+
+    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+        """``tricks``: the tricks the seats of the entity won."""
+        won = st.tally["tricks"]
+        return {"tricks": won[seats[0]] if len(seats) == 1 else sum([won[s] for s in seats])}
+
+    def public_view(self, st: State) -> dict[str, Any]:
+        """The trick being played (if the ``trick`` zone is face up) and the tricks each seat won."""
+        names = st.game.deck.names
+        shown = st.game.zone_of["trick"].visibility == "all"
+        return {"trick": [{"seat": s, "card": names[c]} for s, c in zip(self._s(st).seats, st.piles["trick"],
+                                                                         strict=True)] if shown else [],
+                "tricks_won": list(st.tally["tricks"])}
+
+    def trick_winners(self, st: State) -> list[int]:
+        """The winner of each trick completed so far this hand."""
+        return list(self._s(st).winners)
+
+    def led_suit(self, st: State) -> int:
+        """The led suit of the trick being played (as the ranking counts suits), or -1 before a lead."""
+        return self._s(st).led if st.piles["trick"] else -1
+
+    def trick_seats(self, st: State) -> list[int]:
+        """Who played each card of the trick being played, in order."""
+        return list(self._s(st).seats)
 
     def declarations(self) -> Declared:
         """A card from hand to the trick, the completed trick to its winner; tricks × players plays."""

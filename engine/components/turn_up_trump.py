@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
+from ..tables import Value
 from .base import Component, PhaseState
 from .declared import BOOL, DEALER, HAND, Declared, Fact, Transfer
 
@@ -47,6 +48,10 @@ class CallingState(PhaseState):
     round: int = 0
     passes: int = 0
     discarding: bool = False
+    up: int = -1
+    """The card turned up for this round (-1: none; a name-a-suit round shows none)."""
+    seen: tuple[int, ...] = ()
+    """Every card turned up this hand, in order."""
 
 
 class TurnUpTrump(Component):
@@ -54,6 +59,7 @@ class TurnUpTrump(Component):
 
     kind = "turn_up_trump"
     hosts_guests = True
+    settles_contract = True
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__({**d, "source": d["rounds"][0]["source"]}, key, file)
@@ -115,19 +121,38 @@ class TurnUpTrump(Component):
         return pile[-1 - k]
 
     def _enter_round(self, st: State, r: int) -> None:
-        self._s(st).round = r
-        self._s(st).passes = 0
+        cs = self._s(st)
+        cs.round = r
+        cs.passes = 0
         rd = self.rounds[r]
         if rd["kind"] == "accept_turn_up":
-            st.up = self._turn_up(st, rd["turn_up"])
-            if st.up not in st.seen:
-                st.seen.append(st.up)
+            cs.up = self._turn_up(st, rd["turn_up"])
+            if cs.up not in cs.seen:
+                cs.seen += (cs.up,)
         else:
-            st.up = -1
+            cs.up = -1
         st.cur = st.next_seat(st.dealer)
 
     def _last_turned_suit(self, st: State) -> int:
-        return st.game.deck.suit_of[st.seen[-1]] if st.seen else -1
+        seen = self._s(st).seen
+        return st.game.deck.suit_of[seen[-1]] if seen else -1
+
+    def up_card(self, st: State) -> int:
+        """The card turned up for the current round (-1: none)."""
+        return self._s(st).up
+
+    def public_view(self, st: State) -> dict[str, Any]:
+        """Every card turned up this hand, and the one on offer now."""
+        cs = self._s(st)
+        names = st.game.deck.names
+        return {"turned_up": [names[c] for c in cs.seen], "up_card": names[cs.up] if cs.up >= 0 else None}
+
+    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+        """``maker`` and ``trump_made``, from the contract this phase settled."""
+        return st.contract.facts(seats)
+
+    def fact_names(self) -> list[str]:
+        return ["maker", "trump_made"]
 
     def _forced(self, st: State) -> bool:
         """The dealer may not pass: last round, everyone else passed, dealer must name."""
@@ -187,8 +212,8 @@ class TurnUpTrump(Component):
             st.next_phase()
             return
         if k == "accept":
-            up = st.up
-            st.set_trump(deck.suit_of[up], up, st.cur)
+            up = cs.up
+            st.contract.fix_trump(st.game, deck.suit_of[up], up, st.cur)
             if self.rounds[cs.round].get("dealer_exchange"):
                 st.piles[self.pile].remove(up)
                 st.hands[st.dealer] |= 1 << up
@@ -198,7 +223,7 @@ class TurnUpTrump(Component):
             st.next_phase()
             return
         if k == "name":
-            st.set_trump(self.codec.suit(a), -1, st.cur)
+            st.contract.fix_trump(st.game, self.codec.suit(a), -1, st.cur)
             st.next_phase()
             return
         guest = self._guest_of(st, a) if k != "pass" else None
@@ -217,15 +242,15 @@ class TurnUpTrump(Component):
             st.redeal()
             return
         if self.all_pass == "up_card_fixed":  # the card turned for the last round fixes trump, with no maker
-            st.set_trump(deck.suit_of[st.up], st.up, -1)
+            st.contract.fix_trump(st.game, deck.suit_of[cs.up], cs.up, -1)
             st.next_phase()
             return
         # turn_up_fixed: the next card is turned and fixes trump, with no maker
         ups = [rd["turn_up"] for rd in self.rounds if rd["kind"] == "accept_turn_up"]
         card = self._turn_up(st, max(ups) + 1)
-        st.up = card
-        st.seen.append(card)
-        st.set_trump(deck.suit_of[card], card, -1)
+        cs.up = card
+        cs.seen += (card,)
+        st.contract.fix_trump(st.game, deck.suit_of[card], card, -1)
         st.next_phase()
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
