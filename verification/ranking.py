@@ -50,7 +50,7 @@ class RankModel:
     def color(self, s: Any) -> Any:
         """1 for red, 0 for black."""
         out = self.i(0)
-        for x in self.red:
+        for x in sorted(self.red):
             out = z3.If(s == x, self.i(1), out)
         return out
 

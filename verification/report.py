@@ -126,10 +126,11 @@ class Verifier:
             t = next(x for x in game.scoring.tables if x.id == tid)
             if prop == "table rows never conflict" and t.hit == "unique":
                 continue
-            st, w, s = refute(q, self.timeout_ms)
+            can_apply = prop.startswith("table row ") and prop.endswith("can apply")
+            st, w, s = refute(q, self.timeout_ms, witness=not can_apply)  # a reachable row shows no witness
             w = fm_decode(w) if w else w
             name = f"{prop} ({tid})"
-            if prop.startswith("table row ") and prop.endswith("can apply"):
+            if can_apply:
                 if st == "counterexample":
                     yield finding(name, "proved", s, "reachable")
                 elif st == "proved":
@@ -149,10 +150,14 @@ class Verifier:
             yield finding("termination: match", "counterexample", 0.0, why)
         else:
             st, w, s = refute(scores.bounds_query(game), self.timeout_ms)
-            vals, s2 = enumerate_values(scores.achievable(game), timeout_ms=self.timeout_ms)
+            shown = 64  # one more is asked for, to say whether the list is cut
+            vals, s2 = enumerate_values(scores.achievable(game), limit=shown + 1, timeout_ms=self.timeout_ms)
+            cut = vals is not None and len(vals) > shown
+            listed = f"the {shown} smallest achievable {vals[:shown]} (and more)" if cut and vals else \
+                f"achievable {vals}"
             lo, hi = game.hand_points_bounds
             yield finding("score bounds", st, s + s2,
-                          f"declared [{lo}, {hi}]; achievable {vals}" if st == "proved" else f"declared [{lo}, {hi}]",
+                          f"declared [{lo}, {hi}]; {listed}" if st == "proved" else f"declared [{lo}, {hi}]",
                           fm_decode(w) if w else w)
         pq = scores.pairs_query(game)
         if pq is not None:

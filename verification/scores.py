@@ -27,7 +27,7 @@ from cardspec.engine.scoring import declarers
 
 from .facts import FactModel
 from .tables import table_value
-from .z3kit import Query, python_value
+from .z3kit import Query, find, solver
 
 
 def points(fm: FactModel, e: int) -> Any:
@@ -102,7 +102,7 @@ def hand_length(game: Game) -> tuple[str, str, dict[str, Any] | None]:
         return "counterexample", f"the spec declares {declared} actions but {why}", None
     ctx = z3.Context()
     counts = [z3.Int(p, ctx) for p, _, _ in limits]
-    s = z3.Solver(ctx=ctx)
+    s = solver(ctx)
     for c, (_, lim, _) in zip(counts, limits, strict=True):
         s.add(c >= 0, c <= lim)
     total = z3.Sum(counts)
@@ -132,28 +132,18 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
         return "proved", f"the match is a fixed number of hands ({m.rounds}); scores do not matter", None
     ctx = z3.Context()
     fm = FactModel(game, ctx)
-    s = z3.Solver(ctx=ctx)
-    s.set("timeout", 10_000)
-    s.add(*fm.constraints)
-    s.add(z3.Or([points(fm, e) < 0 for e in range(fm.E)]))
-    r = s.check()
+    show = {k: v for e in range(fm.E) for k, v in {**fm.show(e), f"points[{e}]": points(fm, e)}.items()}
+    r, w = find(ctx, [*fm.constraints, z3.Or([points(fm, e) < 0 for e in range(fm.E)])], show)
     if r == z3.unknown:
         return "timeout", "", None
     if r == z3.sat:
-        w = fm.decode({k: python_value(s.model().eval(v, model_completion=True)) for e in range(fm.E)
-                       for k, v in {**fm.show(e), f"points[{e}]": points(fm, e)}.items()})
-        return "flagged", f"may not end: a hand can lower a {m.counter} total", w
-    s2 = z3.Solver(ctx=ctx)
-    s2.set("timeout", 10_000)
-    s2.add(*fm.constraints)
-    s2.add(z3.Sum([points(fm, e) for e in range(fm.E)]) < 1)
-    r2 = s2.check()
+        return "flagged", f"may not end: a hand can lower a {m.counter} total", fm.decode(w or {})
+    show = {k: v for e in range(fm.E) for k, v in fm.show(e).items()}
+    r2, w = find(ctx, [*fm.constraints, z3.Sum([points(fm, e) for e in range(fm.E)]) < 1], show)
     if r2 == z3.unknown:
         return "timeout", "", None
     if r2 == z3.sat:
-        w = fm.decode({k: python_value(s2.model().eval(v, model_completion=True)) for e in range(fm.E)
-                       for k, v in fm.show(e).items()})
-        return "flagged", f"may not end: a hand can leave every {m.counter} total unchanged", w
+        return "flagged", f"may not end: a hand can leave every {m.counter} total unchanged", fm.decode(w or {})
     redeals = [ph.id for ph in game.phases if getattr(ph, "all_pass", "") == "redeal"]
     if redeals:
         return "flagged", "may not end: every deal may be thrown in (all pass, redeal)", None
