@@ -23,7 +23,7 @@ from .engine.game import Game
 from .engine.invariants import checked_match
 from .engine.options import key_of, parse_value
 from .engine.record import dumps, read_records, record_of, replay
-from .engine.spec import Spec, available, load
+from .engine.spec import Spec, available, load, named_only
 
 
 class UsageError(CardspecError):
@@ -66,7 +66,11 @@ def cmd_list(args: argparse.Namespace) -> int:
         s = load(sid)
         rows.append({"id": sid, "title": s.title, "options": list(s.option_decls),
                      "ambiguities": len(s.ambiguities)})
-    _emit(args, rows, "\n".join(f"{r['id']:<16} {r['title']}" for r in rows))
+    named = [{"id": n.id, "title": n.title, "named_only": True, "rules": False, "reason": n.reason,
+              "source": {"doc": n.source.doc, "quote": n.source.quote}} for n in named_only().values()]
+    _emit(args, rows + named, "\n".join([f"{r['id']:<16} {r['title']}" for r in rows] + [
+        f"{n.id:<16} {n.title} (named only, no rules: {n.reason} [{n.source.short()}])"
+        for n in named_only().values()]))
     return 0
 
 
@@ -319,11 +323,13 @@ def cmd_docs(args: argparse.Namespace) -> int:
     from .docs import stale_docs, write_docs
 
     root = Path(args.root)
+    if not 1 <= args.jobs <= 64:
+        raise UsageError(f"--jobs must be 1..64, got {args.jobs}")
     if args.write:
-        changed = write_docs(root)
+        changed = write_docs(root, args.jobs)
         _emit(args, changed, "\n".join(f"wrote {c}" for c in changed) or "docs up to date")
         return 0
-    stale = stale_docs(root, full=args.full)
+    stale = stale_docs(root, full=args.full, jobs=args.jobs)
     _emit(args, stale, "\n".join(f"out of date: {s}" for s in stale) + "\nrun `cardspec docs --write`"
           if stale else "docs up to date")
     return 1 if stale else 0
@@ -386,6 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--full", action="store_true",
                     help="regenerate in memory and compare (minutes), instead of checking the lock")
     sp.add_argument("--root", default="docs")
+    sp.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="processes for --write and --full, one system each (default: one per core); "
+                         "the documents do not depend on it")
     sp.set_defaults(func=cmd_docs)
     return p
 

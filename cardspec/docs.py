@@ -146,15 +146,8 @@ MATERIALITY_DEALS = 100
 MATERIALITY_MATCHES = 20
 
 
-def ambiguities_doc(specs: list[Spec], files: dict[str, str] | None = None) -> str:
-    """The ambiguity register of every system, with distinguishing scenarios and materiality.
-
-    Scenario records are added to ``files`` (relative path -> content) when given.
-    """
-    from .engine.record import dumps
-    from .verification.scenarios import distinguish, materiality
-
-    out = ["# Ambiguity register", "",
+def _ambiguities_head() -> list[str]:
+    return ["# Ambiguity register", "",
            "Every place where a source text is silent, contradicts itself or is defective, with the",
            "readings, the decision and why. Each reading is a value of a spec option, so every reading",
            "is playable: `cardspec simulate SYSTEM --option NAME=VALUE`.", "",
@@ -164,46 +157,71 @@ def ambiguities_doc(specs: list[Spec], files: dict[str, str] | None = None) -> s
            f"{MATERIALITY_DEALS}) and of seeded",
            f"matches ({MATERIALITY_MATCHES}) whose outcome changes when rule bots play under each reading.",
            "", "Generated from the specs by `cardspec docs --write`; do not edit.", ""]
+
+
+def ambiguities_doc(specs: list[Spec], files: dict[str, str] | None = None) -> str:
+    """The ambiguity register of every system, with distinguishing scenarios and materiality.
+
+    Scenario records are added to ``files`` (relative path -> content) when given.
+    """
+    out = _ambiguities_head()
     for spec in specs:
-        out += [f"## {spec.id}", ""]
-        for a in spec.ambiguities:
-            out += [f"### `{a.id}`", "", f"> “{a.source.quote}” ({a.source.doc})", "",
-                    f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`"
-                    + (f", with {', '.join(f'{k}={key_of(v)}' for k, v in a.with_options.items())}"
-                       if a.with_options else "") + "):", ""]
-            for val, text in a.readings.items():
-                mark = " **(decision)**" if val == a.decision else ""
-                out.append(f"- `{val}`{mark}: {text}")
-            out += ["", f"**Why.** {a.reasons}", ""]
-            for val in a.readings:
-                if val == a.decision:
-                    continue
-                sc = distinguish(spec, a, val)
-                if sc is None:
-                    out.append(f"- `{val}` against `{a.decision}`: no distinguishing scenario found in the "
-                               "search budget (300 seeded matches, 100,000 actions).")
-                else:
-                    paths = []
-                    for reading, rec in sc.records.items():
-                        side = "decided" if reading == a.decision else "other"
-                        rel = f"scenarios/{spec.id}/{a.id}.{val}.{side}.json"
-                        paths.append(f"[{reading}]({rel})")
-                        if files is not None:
-                            files[rel] = dumps(rec) + "\n"
-                    out.append(f"- `{val}` against `{a.decision}`: {sc.kind} differs at action "
-                               f"{sc.action_index} ({sc.detail}); records: {', '.join(paths)}.")
-                m = materiality(spec, a, val, MATERIALITY_DEALS, MATERIALITY_MATCHES)
-                out.append(f"  Materiality: {m.deal_share:.0%} of deals and {m.match_share:.0%} of match "
-                           "winners change.")
-            out.append("")
+        out += _ambiguity_section(spec, files)
     return "\n".join(out)
+
+
+def _ambiguity_section(spec: Spec, files: dict[str, str] | None) -> list[str]:
+    """One system's part of the register (its scenario records go into ``files``)."""
+    from .engine.record import dumps
+    from .verification.scenarios import distinguish, materiality
+
+    out = [f"## {spec.id}", ""]
+    for a in spec.ambiguities:
+        out += [f"### `{a.id}`", "", f"> “{a.source.quote}” ({a.source.doc})", "",
+                f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`"
+                + (f", with {', '.join(f'{k}={key_of(v)}' for k, v in a.with_options.items())}"
+                   if a.with_options else "") + "):", ""]
+        for val, text in a.readings.items():
+            mark = " **(decision)**" if val == a.decision else ""
+            out.append(f"- `{val}`{mark}: {text}")
+        out += ["", f"**Why.** {a.reasons}", ""]
+        for val in a.readings:
+            if val == a.decision:
+                continue
+            sc = distinguish(spec, a, val)
+            if sc is None:
+                out.append(f"- `{val}` against `{a.decision}`: no distinguishing scenario found in the "
+                           "search budget (300 seeded matches, 100,000 actions).")
+            else:
+                paths = []
+                for reading, rec in sc.records.items():
+                    side = "decided" if reading == a.decision else "other"
+                    rel = f"scenarios/{spec.id}/{a.id}.{val}.{side}.json"
+                    paths.append(f"[{reading}]({rel})")
+                    if files is not None:
+                        files[rel] = dumps(rec) + "\n"
+                out.append(f"- `{val}` against `{a.decision}`: {sc.kind} differs at action "
+                           f"{sc.action_index} ({sc.detail}); records: {', '.join(paths)}.")
+            m = materiality(spec, a, val, MATERIALITY_DEALS, MATERIALITY_MATCHES)
+            out.append(f"  Materiality: {m.deal_share:.0%} of deals and {m.match_share:.0%} of match "
+                       "winners change.")
+        out.append("")
+    return out
 
 
 def verification_doc(specs: list[Spec]) -> str:
     """What ``cardspec verify`` proves, per system and option set (timings left out: they vary)."""
-    from .verification.report import verify
+    out = _verification_head()
+    for spec in specs:
+        out += _verification_section(spec)
+    return "\n".join(out + _VERIFICATION_TAIL)
 
-    out = ["# Verification report", "",
+
+_VERIFICATION_TAIL = ["Rows under an option set other than the defaults are shown only where the result differs.", ""]
+
+
+def _verification_head() -> list[str]:
+    return ["# Verification report", "",
            "What `cardspec verify` establishes for every bundled spec under every option set (the",
            "defaults, then each option moved alone to each of its other values). Statuses: **proved**",
            "(z3 found the negation unsatisfiable, or an exhaustive check passed), **counterexample**",
@@ -215,41 +233,73 @@ def verification_doc(specs: list[Spec]) -> str:
            "declares nothing is a failing `no proof for <kind> '<id>'`, and a fact that a table reads",
            "but nothing declares is a failing `no proof for fact '<name>'`.", "",
            "Generated by `cardspec docs --write`; do not edit.", ""]
-    for spec in specs:
-        findings = verify(spec)
-        counts: dict[str, int] = {}
-        for f in findings:
-            counts[f.status] = counts.get(f.status, 0) + 1
-        out += [f"## {spec.id}", "", ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".", ""]
-        out += ["| property | option set | status | detail |", "|---|---|---|---|"]
-        seen: set[tuple[str, str, str]] = set()
-        for f in findings:
-            label = ", ".join(f"{k}={v}" for k, v in f.options.items()) or "defaults"
-            detail = f.detail
-            if f.witness:
-                detail += (" — " if detail else "") + "witness: " + ", ".join(
-                    f"{k}={v}" for k, v in f.witness.items())
-            key = (f.property, f.status, detail)
-            if label != "defaults" and key in seen:
-                continue  # same result as under the defaults
-            seen.add(key)
-            out.append(f"| {f.property} | {label} | {f.status} | {detail.replace('|', '/')} |")
-        out.append("")
-    out += ["Rows under an option set other than the defaults are shown only where the result differs.", ""]
-    return "\n".join(out)
 
 
-def expected_docs() -> dict[str, str]:
-    """Relative path → content of every generated document (and scenario record)."""
-    specs = [load(i) for i in available()]
-    files = {f"rules/{s.id}.md": rulebook(s) for s in specs}
-    files["ambiguities.md"] = ambiguities_doc(specs, files)
-    files["verification.md"] = verification_doc(specs)
+def _verification_section(spec: Spec) -> list[str]:
+    """One system's part of the verification report."""
+    from .verification.report import verify
+
+    out: list[str] = []
+    findings = verify(spec)
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f.status] = counts.get(f.status, 0) + 1
+    out += [f"## {spec.id}", "", ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".", ""]
+    out += ["| property | option set | status | detail |", "|---|---|---|---|"]
+    seen: set[tuple[str, str, str]] = set()
+    for f in findings:
+        label = ", ".join(f"{k}={v}" for k, v in f.options.items()) or "defaults"
+        detail = f.detail
+        if f.witness:
+            detail += (" — " if detail else "") + "witness: " + ", ".join(
+                f"{k}={v}" for k, v in f.witness.items())
+        key = (f.property, f.status, detail)
+        if label != "defaults" and key in seen:
+            continue  # same result as under the defaults
+        seen.add(key)
+        out.append(f"| {f.property} | {label} | {f.status} | {detail.replace('|', '/')} |")
+    out.append("")
+    return out
+
+
+def _system_docs(system: str) -> tuple[list[str], list[str], dict[str, str]]:
+    """Everything generated for one system: its register section, its verification section, and its
+    files (rulebook, scenario records, vectors). A pure function of the system's spec and the package."""
     from .vectors import dumps as vector_dumps
     from .vectors import vectors as system_vectors
 
-    for s in specs:
-        files[f"vectors/{s.id}.json"] = vector_dumps(system_vectors(s.id))
+    spec = load(system)
+    files = {f"rules/{spec.id}.md": rulebook(spec)}
+    amb = _ambiguity_section(spec, files)
+    ver = _verification_section(spec)
+    files[f"vectors/{spec.id}.json"] = vector_dumps(system_vectors(spec.id))
+    return amb, ver, files
+
+
+def expected_docs(jobs: int = 1) -> dict[str, str]:
+    """Relative path → content of every generated document (and scenario record).
+
+    ``jobs`` > 1 generates the systems in that many processes; the result is the
+    same, byte for byte (each system's part is a pure function, assembled in order).
+    """
+    systems = available()
+    if jobs > 1 and len(systems) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(jobs, len(systems))) as pool:
+            parts = list(pool.map(_system_docs, systems))
+    else:
+        parts = [_system_docs(s) for s in systems]
+    files: dict[str, str] = {}
+    amb, ver = _ambiguities_head(), _verification_head()
+    for a, v, f in parts:
+        files.update((k, f[k]) for k in f if k.startswith("rules/"))
+        amb += a
+        ver += v
+    files["ambiguities.md"] = "\n".join(amb)
+    files["verification.md"] = "\n".join(ver + _VERIFICATION_TAIL)
+    for _a, _v, f in parts:
+        files.update((k, f[k]) for k in f if not k.startswith("rules/"))
     return files
 
 
@@ -287,10 +337,10 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def write_docs(root: Path) -> list[str]:
+def write_docs(root: Path, jobs: int = 1) -> list[str]:
     """Regenerate every document under ``root``, write the changed ones and the lock; return what changed."""
     changed = []
-    files = expected_docs()
+    files = expected_docs(jobs)
     for rel, text in files.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -306,7 +356,7 @@ def write_docs(root: Path) -> list[str]:
     return changed
 
 
-def stale_docs(root: Path, full: bool = False) -> list[str]:
+def stale_docs(root: Path, full: bool = False, jobs: int = 1) -> list[str]:
     """What is out of date under ``root`` (empty: up to date).
 
     The quick check (the default) reads the lock: the specs and the package must be
@@ -315,7 +365,7 @@ def stale_docs(root: Path, full: bool = False) -> list[str]:
     missing). ``full`` regenerates everything and compares, which takes minutes.
     """
     if full:
-        return [rel for rel, text in expected_docs().items()
+        return [rel for rel, text in expected_docs(jobs).items()
                 if not (root / rel).is_file() or (root / rel).read_text(encoding="utf-8") != text]
     try:
         lock = json.loads((root / LOCK).read_text(encoding="utf-8"))

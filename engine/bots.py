@@ -12,7 +12,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
-from .actions import Action
+from .actions import NO_SUIT, Action
 from .state import State
 
 Bot = Callable[[State, list[Action]], Action]
@@ -63,6 +63,9 @@ def rule_bot(rng: random.Random) -> Bot:
         kinds = {codec.kind(a) for a in legal}
         deck = st.game.deck
         hand = st.hands[st.cur]
+        own_choice = getattr(st.comp, "bot_choice", None)  # a phase with its own simple play (climbing tricks)
+        if own_choice is not None:
+            return own_choice(st, legal)  # type: ignore[no-any-return]
         if "play" in kinds:
             cards = [codec.cards(a)[0] for a in legal]
             trick = st.piles.get("trick", [])
@@ -123,6 +126,15 @@ def rule_bot(rng: random.Random) -> Bot:
             low = min(codec.number(a) or 0 for a in bids)
             return max((a for a in bids if codec.number(a) == low),
                        key=lambda a: (_trumps(st, codec.suit(a), -1) if codec.suit(a) >= 0 else 0, -a))
+        if "bid" in kinds and "pass" in kinds and all(codec.suit(a) == NO_SUIT for a in legal
+                                                      if codec.kind(a) == "bid"):
+            # a bid of a number only (trump named afterwards): the lowest bid, if the best suit holds
+            # at least three trumps and at least that many (a pass never bars a later bid)
+            bids = [a for a in legal if codec.kind(a) == "bid"]
+            low = min(bids, key=lambda a: codec.number(a) or 0)
+            most = max(_trumps(st, s, -1) for s in range(len(deck.suits)))
+            if most >= 3 and (codec.number(low) or 0) <= most:
+                return low
         if "pass" in kinds:
             return next(a for a in legal if codec.kind(a) == "pass")
         return legal[rng.randrange(len(legal))]

@@ -12,6 +12,14 @@ or ``JK#1``, ``JK#2``, ... Input is forgiving where it cannot be ambiguous:
 ``T`` stands for ``10`` when the deck has a 10 and no rank named T, and ranks
 and suits may be given in either case.
 
+**Decks without suits.** A spec writes ``suits: {}``; the deck then has one
+unnamed suit ``""`` (colour ``none``) and a card is named by its rank alone:
+``7``, or ``7#1`` ... ``7#5`` with copies (birdhead: ranks 2 to 11, five each).
+
+>>> bh = Deck(tuple(str(r) for r in range(2, 12)), ("",), ("none",), copies=5)
+>>> bh.size, bh.names[:2], bh.parse("11#5") == bh.size - 1, bh.parse("t#2") == bh.parse("10#2")
+(50, ('2#1', '2#2'), True, True)
+
 >>> d = Deck(("9", "10", "J", "Q", "K", "A"), ("C", "D", "H", "S"),
 ...          ("black", "red", "red", "black"))
 >>> d.size, d.names[d.card(rank="10", suit="D")]

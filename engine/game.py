@@ -66,7 +66,8 @@ class Game:
         copies = d.get("copies", 1)
         if isinstance(copies, dict):  # {per_players: k, extra: e}: a copy for every k players (rounded up), plus e
             copies = -(-rules["players"]["count"] // copies["per_players"]) + copies.get("extra", 0)
-        self.deck = Deck(tuple(d["ranks"]), suits, tuple(d["suits"][s] for s in suits),
+        # suits: {} is a deck without suits: one unnamed suit, cards named by rank alone (birdhead's 7#1)
+        self.deck = Deck(tuple(d["ranks"]), suits or ("",), tuple(d["suits"][s] for s in suits) or ("none",),
                          copies, d.get("jokers", 0))
         p = rules["players"]
         n = p["count"]

@@ -7,6 +7,9 @@ Two kinds of end, each a general rule used by several systems:
   reach it together, ``highest`` lets the highest of them win at once (an
   exact tie at the top still plays another hand), and ``extra_hand_tie`` says
   what a tie after an extra hand means;
+  with ``on_target: ends``, reaching the target only ends the match: the best
+  total of all (``winner: lowest`` or ``highest``) wins, ``tie`` deciding ties
+  (birdhead: the game ends at 22 minus points, the lowest total wins);
   with ``floor``, an entity whose total falls to the floor loses and the best
   of the others wins (Bid Euchre, where scores can fall for ever).
 * ``elimination``: an entity whose counter reaches the limit is out (Riding the
@@ -27,16 +30,22 @@ Two kinds of end, each a general rule used by several systems:
 
 Every counter starts at ``match.start`` (default 0), whatever the end.
 
+``instant_win: {when: {FACT: VALUE or [lo, hi]}, source}`` (with any end): after a
+hand, an entity whose scoring facts all match ``when`` wins the match at once,
+before the end rule is applied (buck-euchre and dirty-clubs: "If anyone manages to
+take all five tricks, they immediately win the entire game": ``when: {tricks: 5}``).
+
 Dealer rotation is ``left`` (clockwise, the next active seat) or ``right``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import Source, SpecError
+from .tables import Value
 
 if TYPE_CHECKING:
     from .game import Game
@@ -64,6 +73,12 @@ class MatchRules:
     tie: str = "shared_win"
     floor: int | None = None
     """Target ends: an entity whose total falls to this or below loses, and the best of the others wins."""
+    instant: tuple[tuple[str, tuple[Value, ...]], ...] = ()
+    """``instant_win``: (fact, the values that match) pairs; an entity matching them all wins at once."""
+    instant_source: Source | None = None
+    on_target: str = "wins"
+    """Target ends: ``wins`` (whoever reaches the target wins) or ``ends`` (reaching it ends the match;
+    ``winner`` picks the best total of all, ``tie`` decides ties: birdhead)."""
 
     @staticmethod
     def build(d: Mapping[str, Any], game: Game, file: str) -> MatchRules:
@@ -87,6 +102,10 @@ class MatchRules:
             raise SpecError("winner must be highest or lowest", file, key="match.end.winner")
         if e.get("tie", "shared_win") not in ("shared_win", "extra_hand"):
             raise SpecError("tie must be shared_win or extra_hand", file, key="match.end.tie")
+        if e.get("on_target", "wins") not in ("wins", "ends") or (e.get("on_target", "wins") == "ends"
+                                                                  and e["kind"] != "target"):
+            raise SpecError("on_target must be wins or ends, and ends needs a target end", file,
+                            key="match.end.on_target")
         start = d.get("start", 0)
         if type(start) is not int:
             raise SpecError("start must be an integer", file, key="match.start")
@@ -101,11 +120,30 @@ class MatchRules:
         if simultaneous not in ("extra_hand", "highest", "furthest", "shared_win", "maker_first"):
             raise SpecError("simultaneous must be extra_hand, highest, furthest, shared_win or maker_first", file,
                             key="match.end.simultaneous")
+        instant: list[tuple[str, tuple[Value, ...]]] = []
+        iw = e.get("instant_win")
+        for fact, want in (iw["when"].items() if iw else ()):
+            dom = game.scoring.facts.get(fact)
+            if dom is None:
+                raise SpecError(f"instant_win names '{fact}', which is not a declared fact of this game", file,
+                                key=f"match.end.instant_win.when.{fact}")
+            vals: tuple[Value, ...]
+            if isinstance(want, list):
+                if len(want) != 2 or not all(type(x) is int for x in want):
+                    raise SpecError("a range is [lo, hi] of integers", file, key=f"match.end.instant_win.when.{fact}")
+                vals = tuple(v for v in dom if type(v) is int and want[0] <= v <= want[1])
+            else:
+                vals = tuple(v for v in dom if v == want and type(v) is type(want))
+            if not vals:
+                raise SpecError(f"instant_win: '{fact}' can never be {want!r}", file,
+                                key=f"match.end.instant_win.when.{fact}")
+            instant.append((fact, vals))
         return MatchRules(d["first_dealer"], d["rotation"], e["kind"], e["counter"], e.get("target", 0),
                           simultaneous, e.get("extra_hand_tie", "another_hand"),
                           e.get("limit", 0), e.get("all_out", "shared_win"), Source(**e["source"]),
                           Source(**d["rotation_source"]), start, rounds, e.get("winner", "highest"),
-                          e.get("tie", "shared_win"), floor)
+                          e.get("tie", "shared_win"), floor, tuple(instant),
+                          Source(**iw["source"]) if iw else None, e.get("on_target", "wins"))
 
     def _best(self, totals: list[int], among: list[int], lowest: bool) -> list[int]:
         """The entities of ``among`` with the best total (the lowest or the highest)."""
@@ -122,12 +160,27 @@ class MatchRules:
         else:
             st.extra_hand = True
 
-    def after_hand(self, st: State, gained: list[int]) -> None:
-        """Apply the end rule after a hand; sets ``st.winners`` when the match is over."""
+    def after_hand(self, st: State, gained: list[int],
+                   facts: Sequence[Mapping[str, Value]] | None = None) -> None:
+        """Apply the end rule after a hand (``facts``: each entity's scoring facts, for ``instant_win``);
+        sets ``st.winners`` when the match is over."""
         g = st.game
         totals = st.counters
+        if self.instant and facts is not None:
+            won = [e for e, f in enumerate(facts) if all(f.get(k) in vals for k, vals in self.instant)]
+            if won:
+                st.finish(won)
+                return
         if self.kind == "rounds":
             self._rounds_end(st)
+            return
+        if self.kind == "target" and self.on_target == "ends":
+            if st.extra_hand or any(v >= self.target for v in totals):  # the match ends: the best total wins
+                top = self._best(totals, list(range(len(totals))), self.winner == "lowest")
+                if len(top) == 1 or self.tie == "shared_win":
+                    st.finish(top)
+                else:
+                    st.extra_hand = True
             return
         if self.kind in ("target", "countdown"):
             down = self.kind == "countdown"  # countdown: first to reach or pass the target going down

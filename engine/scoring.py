@@ -23,6 +23,10 @@ lowest         bool    lowest hand value among players still in (``hand_value``)
 knocker        bool    the entity knocked (``draw_discard``)
 ended_by       enum    knock / instant / exhausted: how a draw round ended
                        (``draw_discard``)
+loser          bool    the entity holds the highest card of the last trick,
+                       revealed at once (``climbing_tricks``)
+top_last       int     the value of that highest card, the same for every
+                       entity (``climbing_tricks``)
 <choice>       bool    a declaration with effect ``partner_sits_out`` made
                        (``declarations``)
 <choice>_against bool  an opposing entity made that declaration

@@ -34,8 +34,8 @@ as OpenSpiel does) and possibly more *seats*: a spec may declare a dummy seat
   Dummies never score: a side with no player does not compete.
 
 Used by: bird-dog-2p (the dummy "Bird Dog" pile, right of the dealer, played by
-the non-solo player). Planned: bird-dog-21 (``maker_vs_rest`` without a
-dummy), bid-euchre and hand-and-foot (``fixed`` partnerships).
+the non-solo player); bird-dog-21 (``maker_vs_rest`` without a dummy: the
+solo against a team of two). Planned: bid-euchre and hand-and-foot (``fixed`` partnerships).
 """
 
 from __future__ import annotations

@@ -8,12 +8,13 @@ True
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import OptionError, Source, SpecError
+from .errors import CardspecError, OptionError, Source, SpecError
 from .loader import LoadedYaml, load_spec_file, spec_dir
 from .options import OptionDecl, key_of
 
@@ -129,9 +130,64 @@ class Spec:
                                 f"'{key_of(d.default)}' of option '{a.option}'", self.file, line, key)
 
 
+REGISTRY_PREFIX = "_"
+"""A file in the spec folder whose name starts with this is a registry, not a spec (``_named-only.yaml``)."""
+NAMED_ONLY_FILE = "_named-only.yaml"
+"""The registry of systems a source text names without rules (schema: ``schema/named-only.schema.json``)."""
+
+
 def available() -> dict[str, Path]:
-    """Bundled spec ids and their files."""
-    return {p.stem: p for p in sorted(spec_dir().glob("*.yaml"))}
+    """Bundled spec ids and their files (registries, named ``_*.yaml``, are not specs)."""
+    return {p.stem: p for p in sorted(spec_dir().glob("*.yaml")) if not p.name.startswith(REGISTRY_PREFIX)}
+
+
+@dataclass(frozen=True)
+class NamedOnly:
+    """A rule system that a source text names but gives no rules for: registered by name only."""
+
+    id: str
+    title: str
+    source: Source
+    reason: str
+
+
+class NamedOnlyError(CardspecError):
+    """A command that needs rules was asked for a system registered by name only."""
+
+    def __init__(self, entry: NamedOnly) -> None:
+        self.entry = entry
+        super().__init__(f"'{entry.id}' ({entry.title}) is registered by name only, with no rules to play, "
+                         f"simulate, check, verify or show: {entry.reason} [{entry.source.short()}]")
+
+
+def read_named_only(path: Path, specs: dict[str, Path] | None = None) -> dict[str, NamedOnly]:
+    """Read and validate a named-only registry (absent: empty). An id given twice, or one that also
+    has a spec file among ``specs`` (default: the bundled ones), is a spec error naming file and key."""
+    from .loader import load_yaml_text, read_text_limited, validate
+
+    if not path.exists():
+        return {}
+    file = str(path)
+    loaded = load_yaml_text(read_text_limited(path, "registry"), file)
+    schema = json.loads((spec_dir() / "schema" / "named-only.schema.json").read_text(encoding="utf-8"))
+    validate(loaded.data, schema, loaded, file)
+    specs = available() if specs is None else specs
+    out: dict[str, NamedOnly] = {}
+    for i, d in enumerate(loaded.data["systems"]):
+        where = ("systems", i, "id")
+        if d["id"] in out:
+            raise SpecError(f"'{d['id']}' is registered twice", file, loaded.line_of(where), f"systems.{i}.id")
+        if d["id"] in specs:
+            raise SpecError(f"'{d['id']}' has a spec file ({specs[d['id']].name}), so it is not named only", file,
+                            loaded.line_of(where), f"systems.{i}.id")
+        out[d["id"]] = NamedOnly(d["id"], d["title"], Source(**d["source"]), d["reason"])
+    return out
+
+
+@cache
+def named_only() -> dict[str, NamedOnly]:
+    """The bundled systems registered by name only (``spec/_named-only.yaml``), by id."""
+    return read_named_only(spec_dir() / NAMED_ONLY_FILE)
 
 
 @cache
@@ -147,6 +203,8 @@ def load(system: str) -> Spec:
     specs = available()
     if system in specs:
         return _load_path(str(specs[system]))
+    if system in named_only():
+        raise NamedOnlyError(named_only()[system])
     p = Path(system)
     if p.suffix in (".yaml", ".yml") or "/" in system:
         if not p.exists():

@@ -234,7 +234,7 @@ class State:
         for e, p in enumerate(gained):
             self.counters[e] += p
         self.hand_results.append(self._result(False, gained))
-        g.match.after_hand(self, gained)
+        g.match.after_hand(self, gained, _facts)
         if self.winners is None:
             self._next_hand()
         else:

@@ -5,11 +5,14 @@ see :func:`cardspec.engine.scoring.declarers`), not from any one game or from
 component kinds: the declared ``tricks`` (``0..T``) add up to the ``T`` tricks
 played; at most one entity made trump; a declaration with effect
 ``partner_sits_out`` is made only by the maker when only the maker is asked; a
-zero-tricks bet is made exactly when its entity took no trick; pairs come
+zero-tricks bet is made exactly when its entity took no trick (and with
+``limit: one`` at most one entity bets); pairs come
 from the cards an entity won (each card counted once: a lemma per rank, then
 the totals, which keeps the queries small); ``most_pairs`` is strict; in a
 draw-and-discard round someone is lowest, at most one player knocked, and a
-round ended by a knock has a knocker. A fact no declaration offers has no
+round ended by a knock has a knocker; a player who dropped out (``dropped``)
+won no trick and, when the maker is never asked, is not the maker; after climbing tricks (birdhead) some
+entity is a ``loser`` and every entity sees the same ``top_last``. A fact no declaration offers has no
 variable here; the report fails on it (``no proof for fact '<name>'``).
 """
 
@@ -74,12 +77,28 @@ class FactModel:
                             cons.append(z3.Implies(v[name] == broken, v["tricks"] >= 1))
                         if getattr(ph, "who", "") == "not_declarer" and "maker" in v:
                             cons.append(z3.Implies(v["maker"], v[name] == self.domains[name].index("none")))
+                if kind == "bet" and getattr(ph, "limit", "any") == "one":  # one bettor a hand (bird-dog-2p, -21)
+                    none = self.domains[name].index("none")
+                    cons.append(z3.AtMost(*[v[name] != none for v in self.vars], 1))
+        if "dropped" in self.domains:  # drop_out: a player who dropped out plays no card, so wins no trick
+            not_maker = any("dropped" in ph.fact_names() and getattr(ph, "who", "") == "not_maker"
+                            for ph in game.phases)
+            for v in self.vars:
+                if "tricks" in v:
+                    cons.append(z3.Implies(v["dropped"], v["tricks"] == 0))
+                if not_maker and "maker" in v:  # the maker is never asked
+                    cons.append(z3.Implies(v["dropped"], z3.Not(v["maker"])))
         if "pairs" in self.domains:
             cons += self._pairs(total)
         if game.scoring.side_facts:
             cons += self._sides()
         if "lowest" in self.domains:
             cons.append(z3.Or([v["lowest"] for v in self.vars]))
+        if "loser" in self.domains:  # climbing_tricks: someone holds the highest revealed card
+            cons.append(z3.Or([v["loser"] for v in self.vars]))
+        if "top_last" in self.domains:  # climbing_tricks: one highest revealed card, the same for everyone
+            cons += [v["top_last"] == self.vars[0]["top_last"] for v in self.vars]
+            cons += [z3.Or([v["top_last"] == x for x in self.domains["top_last"]]) for v in self.vars]
         if "knocker" in self.domains:
             cons.append(z3.AtMost(*[v["knocker"] for v in self.vars], 1))
         if "ended_by" in self.domains:  # one cause ends the round for everyone

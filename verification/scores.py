@@ -119,8 +119,9 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
     """(status, detail, witness): does every match end?
 
     A ``rounds`` match ends after its fixed number of hands (unless deals may be
-    thrown in, or ties are played off); otherwise z3 looks for a hand that lowers a
-    total, or leaves every total unchanged, over the fact model.
+    thrown in, or ties are played off); otherwise z3 looks for a hand that moves a
+    total away from the end (lowers it; in a ``countdown``, raises it), or leaves
+    every total unchanged, over the fact model.
     """
     m = game.match
     if m.kind == "rounds":
@@ -132,14 +133,18 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
         return "proved", f"the match is a fixed number of hands ({m.rounds}); scores do not matter", None
     ctx = z3.Context()
     fm = FactModel(game, ctx)
+    # progress is a rise towards a target, or a fall in a countdown (counters fall towards its target)
+    down = m.kind == "countdown"
+    sign = -1 if down else 1
     show = {k: v for e in range(fm.E) for k, v in {**fm.show(e), f"points[{e}]": points(fm, e)}.items()}
-    r, w = find(ctx, [*fm.constraints, z3.Or([points(fm, e) < 0 for e in range(fm.E)])], show)
+    r, w = find(ctx, [*fm.constraints, z3.Or([sign * points(fm, e) < 0 for e in range(fm.E)])], show)
     if r == z3.unknown:
         return "timeout", "", None
     if r == z3.sat:
-        return "flagged", f"may not end: a hand can lower a {m.counter} total", fm.decode(w or {})
+        away = "raise" if down else "lower"
+        return "flagged", f"may not end: a hand can {away} a {m.counter} total", fm.decode(w or {})
     show = {k: v for e in range(fm.E) for k, v in fm.show(e).items()}
-    r2, w = find(ctx, [*fm.constraints, z3.Sum([points(fm, e) for e in range(fm.E)]) < 1], show)
+    r2, w = find(ctx, [*fm.constraints, sign * z3.Sum([points(fm, e) for e in range(fm.E)]) < 1], show)
     if r2 == z3.unknown:
         return "timeout", "", None
     if r2 == z3.sat:
@@ -153,6 +158,12 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
                               "are taken back and the round replayed", None
         bound = game.num_players * m.limit
         return "proved", f"every hand adds a strike and none is taken back: at most {bound} hands", None
+    if m.kind == "target" and getattr(m, "on_target", "wins") == "ends":
+        if m.tie == "extra_hand":
+            return "flagged", "may not end: extra hands are played while the best totals stay tied", None
+        bound = len(game.teams) * (m.target - 1) + 1
+        return "proved", f"every scored hand raises a total and none falls: the target is reached within " \
+                         f"{bound} scored hands, and that ends the match", None
     if m.simultaneous == "extra_hand" and m.extra_hand_tie == "another_hand":
         return "flagged", "may not end: extra hands are played while the highest scores stay tied", None
     bound = len(game.teams) * (m.target - 1) + 1

@@ -7,17 +7,22 @@ from typing import TYPE_CHECKING, Any
 
 from .auction import Auction
 from .base import Component
+from .climbing_tricks import ClimbingTricks
 from .declarations import Declarations
 from .draw_discard import DrawDiscard
+from .drop_out import DropOut
 from .pile_trade import PileTrade
 from .tricks import Tricks
 from .turn_up_trump import TurnUpTrump
+from .up_card import UpCard, UpCardExchange
+from .widow_exchange import WidowExchange
 
 if TYPE_CHECKING:
     from ..game import Game
 
 COMPONENTS: dict[str, type[Component]] = {
-    c.kind: c for c in (TurnUpTrump, Declarations, Tricks, DrawDiscard, Auction, PileTrade)
+    c.kind: c for c in (TurnUpTrump, Declarations, Tricks, DrawDiscard, Auction, PileTrade, WidowExchange,
+                        DropOut, UpCard, UpCardExchange, ClimbingTricks)
 }
 
 

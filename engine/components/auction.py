@@ -11,8 +11,14 @@ also accepts the same number with another suit. Anyone may pass instead.
 every player (one round ends with the dealer), or ``{passes: N}`` once ``N``
 passes in a row follow a bid. ``all_pass`` says what happens when nobody bids:
 ``dealer_must_bid`` (the dealer may not pass on the last turn if nobody has
-bid; ``forced_bid: minimum`` limits that bid to ``min``) or ``redeal`` (the
-hand is thrown in). The highest bidder holds the contract and is the maker:
+bid; ``forced_bid: minimum`` limits that bid to ``min``), ``redeal`` (the
+hand is thrown in) or ``no_trump`` (the hand is played without trump and
+without a maker). With ``end: {passes: N}`` the bidding goes round as often
+as needed: a pass never bars a later bid, and the auction ends once ``N``
+passes in a row follow a bid (or, if nobody bids, once every player has
+passed in a row; with ``dealer_must_bid`` the dealer, whose turn comes after
+the others' passes, must bid). ``max`` may exceed the tricks of a hand (a bid
+that can only be set, such as buck-euchre-3p's sacrifice). The highest bidder holds the contract and is the maker:
 with ``suit_in_bid`` the bid's suit is trump at once; otherwise the bidder
 then names trump (``name H``, or ``name NT`` with ``no_trump``).
 
@@ -23,9 +29,14 @@ entity holding it, else 0), and ``maker`` / ``trump_made``. Hand results
 carry ``contract: {seat, bid, suit}``. Bids are public: no action is hidden.
 
 Used by: bid-euchre (one round ending with the dealer, number and suit, the
-dealer must bid). Planned (docs/design.md): dirty-clubs (one round, number
-only, then the winner names trump or no trump) and buck-euchre-3p (until two
-passes in a row, number only, bids above the hand's tricks allowed).
+dealer must bid), buck-euchre-3p (until two passes in a row, number only,
+bids above the hand's tricks allowed, then the winner names trump or no
+trump; when nobody bids the dealer must bid, or by option the hand is thrown
+in or played without trump). ``skip_if_trump_fixed: true`` skips the auction
+when an earlier phase fixed trump (dirty-clubs: a turned club); ``made_at: 3``
+makes the contract at that many tricks whatever the bid (a dirty-clubs
+reading; default ``bid``). Planned (docs/design.md): dirty-clubs (one
+round, number only, then the winner names trump or no trump).
 """
 
 from __future__ import annotations
@@ -45,7 +56,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 OUTBID = ("higher_number", "higher_number_or_new_suit")
-ALL_PASS = ("dealer_must_bid", "redeal")
+ALL_PASS = ("dealer_must_bid", "redeal", "no_trump")
 FORCED_BID = ("any", "minimum")
 CONTRACT = ("none", "made", "set")
 """The domain of the ``contract`` fact."""
@@ -85,6 +96,14 @@ class Auction(Component):
         self.all_pass: str = d["all_pass"]
         self.forced_bid: str = d.get("forced_bid", "any")
         self.first: str = d["first"]
+        self.skip_if_trump_fixed: bool = d.get("skip_if_trump_fixed", False)
+        """Not played when an earlier phase already fixed trump (dirty-clubs: a turned club is trump at once)."""
+        self.made_at: int | str = d.get("made_at", "bid")
+        """The tricks that make the contract: ``bid`` (the bid's number) or a fixed number (dirty-clubs' reading
+        that the bidder, as in Buck Euchre, is committed to three tricks whatever the bid)."""
+        if self.made_at != "bid" and (type(self.made_at) is not int or self.made_at < 1):
+            raise SpecError(f"made_at must be 'bid' or a number of tricks, got {self.made_at!r}", file,
+                            key=f"{key}.made_at")
         end = d["end"]
         self.rounds: int = end.get("rounds", 0)
         self.passes: int = end.get("passes", 0)
@@ -207,7 +226,11 @@ class Auction(Component):
         if not over:
             st.cur = st.next_seat(st.cur)
             return
-        if cs.bidder < 0:  # everyone passed (all_pass: redeal; the forced dealer never passes)
+        if cs.bidder < 0:  # everyone passed (all_pass: redeal or no_trump; the forced dealer never passes)
+            if self.all_pass == "no_trump":
+                st.contract.fix_trump(st.game, -1, -1, -1)
+                st.next_phase()
+                return
             st.redeal()
             return
         if self.suit_in_bid:
@@ -218,6 +241,9 @@ class Auction(Component):
         st.cur = cs.bidder
 
     def start(self, st: State) -> None:
+        if self.skip_if_trump_fixed and st.contract.tt is not None:
+            st.next_phase()  # trump was fixed by an earlier phase (a turned card): no bidding
+            return
         st.cur = st.next_seat(st.dealer)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
@@ -258,7 +284,8 @@ class Auction(Component):
         if cs.bidder < 0 or cs.bidder not in seats:
             return {**facts, "contract": "none", "bid": 0}
         took = sum(st.tally["tricks"][s] for s in seats)
-        return {**facts, "contract": "made" if took >= cs.high else "set", "bid": cs.high}
+        need = self.made_at if isinstance(self.made_at, int) else cs.high
+        return {**facts, "contract": "made" if took >= need else "set", "bid": cs.high}
 
     def fact_names(self) -> list[str]:
         return ["maker", "trump_made", "contract", "bid"]

@@ -29,9 +29,15 @@ The phase's own window (after trump, before the first card) is shaped by:
   from the dealer's left), ``maker_left`` (clockwise from the maker's left, the
   maker last; from the dealer's left when nobody made trump) or
   ``maker_right`` (the same players in the reverse order, the maker still
-  last); bird-dog-2p (001: "the player continuing clockwise around the table
-  has preference"; bird-dog-21 later). A declaration already made on a host's
+  last); bird-dog-2p, bird-dog-21 (001: "the player continuing clockwise
+  around the table has preference"). A declaration already made on a host's
   turn stands: with ``limit: one`` nobody is then asked;
+* ``turn_declaration``: ``stands`` (the default, as just said) or ``yields``
+  (``limit: one`` only): a declaration made on a host's turn yields to the
+  players ahead of its maker in the order of asking, who are asked first; the
+  first of them to declare takes it over and the earlier one is withdrawn
+  (bird-dog-21's reading of "the player continuing clockwise around the table
+  has preference" against a nil already called on a declaring turn);
 * ``reveal: {seat, from, to}``: as the phase begins, the top cards of the pile
   ``from`` join the hand of the dummy seat ``seat`` until it holds ``to``, face
   up as the ``hand`` zone's ``dummy_visibility`` says, so they are seen while
@@ -39,7 +45,7 @@ The phase's own window (after trump, before the first card) is shaped by:
   established; a ``tricks`` ``refill`` of that seat then finds them there).
 
 Used by: euchre (alone), bird-dog-11 (nil), bird-dog-2p (nil on one's declaring turn, ``window``,
-``preference``, ``reveal``; bird-dog-21 later).
+``preference``, ``reveal``), bird-dog-21 (the same without ``reveal``, and ``turn_declaration``).
 """
 
 from __future__ import annotations
@@ -64,6 +70,8 @@ class AskState(PhaseState):
     """The players still to be asked, in order (a tuple: never mutated in place)."""
 
     asked: tuple[int, ...] = ()
+    yielding: bool = False
+    """``turn_declaration: yields``: a host-turn declaration stands only until someone asked takes it over."""
 
 
 class Declarations(Component):
@@ -86,6 +94,10 @@ class Declarations(Component):
         self.preference: str = d.get("preference", "dealer_left")
         """The order of asking, so the preference among players who want to declare (module doc)."""
         self.preference_source = Source(**d["preference_source"]) if "preference_source" in d else self.source
+        self.turn_declaration: str = d.get("turn_declaration", "stands")
+        """``stands``, or ``yields``: a host-turn declaration yields to the players asked before its maker."""
+        self.turn_declaration_source = Source(**d["turn_declaration_source"]) \
+            if "turn_declaration_source" in d else self.source
         rv = d.get("reveal")
         self.reveal: tuple[str, str, int] | None = (rv["seat"], rv["from"], rv["to"]) if rv else None
         """A dummy seat whose hand is filled face up from a pile as the phase begins: (seat, pile, size)."""
@@ -94,9 +106,13 @@ class Declarations(Component):
         for k, v, allowed in (("who", self.who, ("maker", "all", "not_declarer")),
                               ("limit", self.limit, ("any", "one")),
                               ("window", self.window, ("always", "after_maker")),
-                              ("preference", self.preference, ("dealer_left", "maker_left", "maker_right"))):
+                              ("preference", self.preference, ("dealer_left", "maker_left", "maker_right")),
+                              ("turn_declaration", self.turn_declaration, ("stands", "yields"))):
             if v not in allowed:
                 raise SpecError(f"{k} must be one of {list(allowed)}, got {v!r}", file, key=f"{key}.{k}")
+        if self.turn_declaration == "yields" and (self.limit != "one" or not self.host):
+            raise SpecError("turn_declaration: yields needs limit: one and also_on_turns_of (a declaration made on "
+                            "a host's turn to yield)", file, key=f"{key}.turn_declaration")
         if type(self.enabled) is not bool:
             raise SpecError("enabled must be true or false", file, key=f"{key}.enabled")
         self.bit = 0
@@ -205,6 +221,10 @@ class Declarations(Component):
                 seats.reverse()
             if self.who == "all" and maker >= 0:
                 seats.append(maker)
+        if self.turn_declaration == "yields":  # a host-turn declaration: ask only the players ahead of its maker
+            held = next((i for i, s in enumerate(seats) if st.contract.decl[s] & self.bit), -1)
+            if held >= 0:
+                return tuple(seats[:held])
         return tuple(s for s in seats if not st.contract.decl[s] & self.bit)
 
     def _reveal(self, st: State) -> None:
@@ -219,7 +239,7 @@ class Declarations(Component):
     def _advance(self, st: State) -> None:
         cs: AskState = st.cstate[self.index]  # type: ignore[assignment]
         queue = cs.asked
-        if self.limit == "one" and any(d & self.bit for d in st.contract.decl):
+        if self.limit == "one" and not cs.yielding and any(d & self.bit for d in st.contract.decl):
             queue = ()
         if queue:
             st.cur, cs.asked = queue[0], queue[1:]
@@ -231,6 +251,7 @@ class Declarations(Component):
         if self.reveal is not None:
             self._reveal(st)
         cs.asked = self._asked(st)
+        cs.yielding = self.turn_declaration == "yields"
         self._advance(st)
 
     def legal(self, st: State) -> list[Action]:
@@ -242,6 +263,12 @@ class Declarations(Component):
 
     def apply(self, st: State, a: Action) -> None:
         if a == self.action:
+            if self.turn_declaration == "yields":  # the first asked to declare takes over a host-turn declaration
+                cs: AskState = st.cstate[self.index]  # type: ignore[assignment]
+                if cs.yielding:
+                    cs.yielding = False
+                    for s, d in enumerate(st.contract.decl):
+                        st.contract.decl[s] = d & ~self.bit
             st.contract.decl[st.cur] |= self.bit
             if self.effect == "partner_sits_out":
                 st.contract.out |= st.game.partners_mask[st.cur]

@@ -7,12 +7,22 @@ Rounds run clockwise from the dealer's left, each player passing or acting once:
   takes the card and discards one face down.
 * ``name_suit``: name a suit, optionally not the turned one (Euchre's second round).
 
+A round with ``skip_dealer: true`` ends when every player but the dealer (who
+speaks last) has passed: the dealer is not asked (a buck-euchre reading of "each
+player in turn has the chance to name a trump suit", after the dealer turned
+the card down).
+
 When every player passes the last round, ``all_pass`` decides: the dealer
 must name (so may not pass in the last round), the hand is thrown in and
 redealt, the next undealt card is turned and fixes trump with no maker
 (``turn_up_fixed``), or the card turned for the last round fixes it
 (``up_card_fixed``: bird-dog-2p, whose last declare round is over the
-card that already established trump).
+card that already established trump), or the hand is played without trump and
+without a maker (``no_trump``: buck-euchre, "then the hand is played without trumps").
+``auto_trump: {suits: [C], source}``: when the card turned for the first round
+is of one of these suits, that suit is trump at once, with no maker and no
+calling (buck-euchre: "If the turned up card is a club, then clubs are
+automatically trump"); the first round must then turn a card up.
 Later phases with ``also_on_turns_of: <this phase's id>`` are *guests*: their
 actions are offered on each player's turn here too, in place of the pass
 (Euchre's Farmer's Hand, a ``pile_trade``; Bird Dog's nil "when the option to
@@ -20,8 +30,8 @@ declare is theirs", a ``declarations`` phase). The host lists what each guest
 offers, hands a guest's action back to it, and counts it as the turn's pass
 when the guest says so; a guest may leave a player only the pass on later turns.
 
-Used by: euchre, bird-dog-11 (and, per docs/design.md, buck-euchre,
-bird-dog-21 and bird-dog-2p).
+Used by: euchre, bird-dog-11, buck-euchre (``auto_trump``, ``all_pass: no_trump``)
+(and, per docs/design.md, bird-dog-21 and bird-dog-2p).
 """
 
 from __future__ import annotations
@@ -68,10 +78,21 @@ class TurnUpTrump(Component):
         self.round_sources = [Source(**r["source"]) for r in d["rounds"]]
         self.all_pass: str = d["all_pass"]
         self.all_pass_source = Source(**d["all_pass_source"])
-        if self.all_pass not in ("dealer_must_name", "redeal", "turn_up_fixed", "up_card_fixed"):
-            raise SpecError("all_pass must be dealer_must_name, redeal, turn_up_fixed or up_card_fixed, "
+        if self.all_pass not in ("dealer_must_name", "redeal", "turn_up_fixed", "up_card_fixed", "no_trump"):
+            raise SpecError("all_pass must be dealer_must_name, redeal, turn_up_fixed, up_card_fixed or no_trump, "
                             f"got {self.all_pass!r}",
                             file, key=f"{key}.all_pass")
+        at = d.get("auto_trump")
+        # auto_trump: suits that are trump at once when the first round's turned card is of them
+        self.auto_suit_names: tuple[str, ...] = tuple(at["suits"]) if at else ()
+        self.auto_source = Source(**at["source"]) if at else None
+        self.auto_suits: frozenset[int] = frozenset()
+        if at and self.rounds[0]["kind"] != "accept_turn_up":
+            raise SpecError("auto_trump needs a first round that turns a card up (accept_turn_up)", file,
+                            key=f"{key}.auto_trump")
+        if self.rounds[-1].get("skip_dealer") and self.all_pass == "dealer_must_name":
+            raise SpecError("the dealer must name in the last round, which skips the dealer", file,
+                            key=f"{key}.rounds.{len(self.rounds) - 1}.skip_dealer")
         for i, r in enumerate(self.rounds):
             if r["kind"] == "accept_turn_up" and ("turn_up" not in r or "action" not in r):
                 raise SpecError("an accept_turn_up round needs turn_up and action", file,
@@ -114,6 +135,11 @@ class TurnUpTrump(Component):
                               for i, r in enumerate(self.rounds) if r["kind"] == "accept_turn_up"}
         self.name_action = tuple(codec.encode("name", suit=s) for s in range(len(deck.suits))) \
             if "name" in codec.sigs else ()
+        bad = [x for x in self.auto_suit_names if x not in deck.suits]
+        if bad:
+            raise SpecError(f"auto_trump suits {bad} are not suits of the deck", self.file,
+                            key=f"{self.key}.auto_trump.suits")
+        self.auto_suits = frozenset(deck.suits.index(x) for x in self.auto_suit_names)
 
     # --- helpers ---------------------------------------------------------------
     def _turn_up(self, st: State, k: int) -> int:
@@ -163,6 +189,12 @@ class TurnUpTrump(Component):
 
     def start(self, st: State) -> None:
         self._enter_round(st, 0)
+        if self.auto_suits:
+            up = self._s(st).up
+            suit = st.game.deck.suit_of[up]
+            if suit in self.auto_suits:  # auto_trump: the turned card's suit is trump, no maker, no calling
+                st.contract.fix_trump(st.game, suit, up, -1)
+                st.next_phase()
 
     def legal(self, st: State) -> list[Action]:
         cs: CallingState = st.cstate[self.index]  # type: ignore[assignment]
@@ -231,7 +263,7 @@ class TurnUpTrump(Component):
             return  # a guest's action that is not this turn's pass: the same player acts again
         # a pass (a guest's action may count as one)
         cs.passes += 1
-        if cs.passes < sum(st.active):
+        if cs.passes < sum(st.active) - (1 if self.rounds[cs.round].get("skip_dealer") else 0):
             st.cur = st.next_seat(st.cur)
             return
         r = cs.round + 1
@@ -240,6 +272,10 @@ class TurnUpTrump(Component):
             return
         if self.all_pass == "redeal":
             st.redeal()
+            return
+        if self.all_pass == "no_trump":  # the hand is played without trump, with no maker
+            st.contract.fix_trump(st.game, -1, -1, -1)
+            st.next_phase()
             return
         if self.all_pass == "up_card_fixed":  # the card turned for the last round fixes trump, with no maker
             st.contract.fix_trump(st.game, deck.suit_of[cs.up], cs.up, -1)
