@@ -339,3 +339,16 @@ def test_drop_out_after_no_trumps_named_readings(reading: str, asked: bool) -> N
         assert st.comp.kind == "drop_out" and st.current_player() == 2
     else:
         assert st.comp.kind == "tricks" and st.current_player() == 1
+
+
+@pytest.mark.parametrize(("reading", "limit"), [(False, 0), (True, 2)])
+def test_three_drop_outs_house_rule_readings(reading: bool, limit: int) -> None:
+    """Ambiguity three-drop-outs-house-rule: Jack Thomson's "no one may drop out for three consecutive
+    hands" is off by default (Dirty Clubs' own text has no such bar: a limit of 0 means none); the other
+    reading makes a player who dropped out on the two hands before stay in (a limit of 2 hands). The
+    behaviour under the limit is played out in test_forced_hand_in_a_run_of_drop_outs_readings."""
+    g = Game.from_system("dirty-clubs", {"no_three_drop_outs": reading})
+    entry = next(a for a in g.spec.ambiguities if a.id == "three-drop-outs-house-rule")
+    assert entry.option == "no_three_drop_outs" and entry.decision == "false"
+    comp = next(ph for ph in g.phases if ph.kind == "drop_out")
+    assert comp.limit == limit  # type: ignore[attr-defined]

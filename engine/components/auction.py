@@ -35,8 +35,8 @@ trump; when nobody bids the dealer must bid, or by option the hand is thrown
 in or played without trump). ``skip_if_trump_fixed: true`` skips the auction
 when an earlier phase fixed trump (dirty-clubs: a turned club); ``made_at: 3``
 makes the contract at that many tricks whatever the bid (a dirty-clubs
-reading; default ``bid``). Planned (docs/design.md): dirty-clubs (one
-round, number only, then the winner names trump or no trump).
+reading; default ``bid``); dirty-clubs (one round, number only, then the
+winner names trump, clubs included, or no trump).
 """
 
 from __future__ import annotations
