@@ -46,9 +46,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..actions import NO_SUIT, NO_TRUMP, Action, KindSig
-from ..errors import IllegalActionError, Source, SpecError
+from ..errors import Source, SpecError
 from ..tables import Value
-from .base import Component, PhaseState
+from .base import CheckingDoer, PhaseState
 from .declared import BOOL, Declared, Fact
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class AuctionState(PhaseState):
     """The auction is over and the bidder is to name trump."""
 
 
-class Auction(Component):
+class Auction(CheckingDoer):
     """Bidding for the contract."""
 
     kind = "auction"
@@ -192,11 +192,6 @@ class Auction(Component):
 
     def is_legal(self, st: State, a: Action) -> bool:
         return a in self.legal(st)
-
-    def apply(self, st: State, a: Action) -> None:
-        if not self.try_apply(st, a):
-            reason, src = self.why_illegal(st, a)
-            raise IllegalActionError(st.game.action_name(a), reason, src)
 
     def try_apply(self, st: State, a: Action) -> bool:
         if not self.is_legal(st, a):

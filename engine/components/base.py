@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, ActionCodec, KindSig
-from ..errors import Source, SpecError
+from ..errors import IllegalActionError, Source, SpecError
 from ..tables import Value
 
 if TYPE_CHECKING:
@@ -189,3 +189,17 @@ class Component:
     def hidden(self, a: Action) -> bool:
         """Whether the cards of this action are hidden from the other players."""
         return False
+
+
+class CheckingDoer(Component):
+    """A component whose doer checks legality itself: :meth:`try_apply` is the fused check
+    and doer (the hot path of ``State.apply``), and :meth:`apply` raises
+    :class:`IllegalActionError` with :meth:`why_illegal`'s clause when it refuses."""
+
+    def try_apply(self, st: State, a: Action) -> bool:
+        raise NotImplementedError
+
+    def apply(self, st: State, a: Action) -> None:
+        if not self.try_apply(st, a):
+            reason, src = self.why_illegal(st, a)
+            raise IllegalActionError(st.game.action_name(a), reason, src)

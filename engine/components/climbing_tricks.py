@@ -51,9 +51,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
 from ..cards import Card
-from ..errors import IllegalActionError, Source, SpecError
+from ..errors import Source, SpecError
 from ..tables import Value
-from .base import Component, PhaseState
+from .base import CheckingDoer, PhaseState
 from .declared import ALL, BOOL, HAND, TRICK, WON, Declared, Fact, Transfer, seat_hand
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class ClimbState(PhaseState):
     """The value of the highest revealed card (-1 before the reveal)."""
 
 
-class ClimbingTricks(Component):
+class ClimbingTricks(CheckingDoer):
     """Multi-card climbing tricks with a last trick revealed at once."""
 
     kind = "climbing_tricks"
@@ -328,11 +328,6 @@ class ClimbingTricks(Component):
         cs.losers = tuple(s for s in ring if s in holders)
         cs.top = self.value_of[top] if top >= 0 else -1
         cs.last_leader = leader
-
-    def apply(self, st: State, a: Action) -> None:
-        if not self.try_apply(st, a):
-            reason, src = self.why_illegal(st, a)
-            raise IllegalActionError(st.game.action_name(a), reason, src)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         if self.codec.kind(a) != "play" or not self.codec.valid(a):

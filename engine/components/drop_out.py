@@ -50,9 +50,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
-from ..errors import IllegalActionError, Source, SpecError
+from ..errors import Source, SpecError
 from ..tables import Value
-from .base import Component, PhaseState
+from .base import CheckingDoer, PhaseState
 from .declared import BOOL, Declared, Fact
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ class DropState(PhaseState):
     """Whether the stay-or-drop round was held this hand."""
 
 
-class DropOut(Component):
+class DropOut(CheckingDoer):
     """A stay-or-drop round after trump is made."""
 
     kind = "drop_out"
@@ -212,11 +212,6 @@ class DropOut(Component):
             st.contract.out |= 1 << st.cur
         self._advance(st)
         return True
-
-    def apply(self, st: State, a: Action) -> None:
-        if not self.try_apply(st, a):
-            reason, src = self.why_illegal(st, a)
-            raise IllegalActionError(st.game.action_name(a), reason, src)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         if a == self.drop_action:

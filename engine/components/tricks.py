@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
 from ..cards import Card, CardMask
-from ..errors import IllegalActionError, Source, SpecError
+from ..errors import Source, SpecError
 from ..kernels import follow_mask
 from ..tables import Value
-from .base import Component, PhaseState
+from .base import CheckingDoer, PhaseState
 from .declared import ALL, HAND, START, TRICK, WON, Declared, Fact, Transfer, seat_hand
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ class TrickState(PhaseState):
         return TrickState(self.playing, self.next, self.led, self.seats[:], self.winners[:])
 
 
-class Tricks(Component):
+class Tricks(CheckingDoer):
     """Trick play."""
 
     kind = "tricks"
@@ -305,11 +305,6 @@ class Tricks(Component):
         else:
             st.cur = st.controller[w]
         return True
-
-    def apply(self, st: State, a: Action) -> None:
-        if not self.try_apply(st, a):
-            reason, src = self.why_illegal(st, a)
-            raise IllegalActionError(st.game.action_name(a), reason, src)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         if self.codec.kind(a) != "play":

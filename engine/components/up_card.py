@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
 from ..errors import IllegalActionError, Source, SpecError
-from .base import Component, PhaseState
+from .base import CheckingDoer, Component, PhaseState
 from .declared import HAND, Declared, Transfer
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class ExchangeState(PhaseState):
     taken: bool = False
 
 
-class UpCardExchange(Component):
+class UpCardExchange(CheckingDoer):
     """One player may (or must) take the turned card and discard one card face down."""
 
     kind = "up_card_exchange"
@@ -207,11 +207,6 @@ class UpCardExchange(Component):
             self._s(st).taken = True
         st.next_phase()
         return True
-
-    def apply(self, st: State, a: Action) -> None:
-        if not self.try_apply(st, a):
-            reason, src = self.why_illegal(st, a)
-            raise IllegalActionError(st.game.action_name(a), reason, src)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         if a == self.pass_action:

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
-from ..errors import IllegalActionError, Source, SpecError
-from .base import Component, PhaseState
+from ..errors import Source, SpecError
+from .base import CheckingDoer, PhaseState
 from .declared import ALL, HAND, Declared, Transfer
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class WidowState(PhaseState):
     """The seats that took the widow this hand, in order."""
 
 
-class WidowExchange(Component):
+class WidowExchange(CheckingDoer):
     """Whole-hand exchanges with a face-down spare hand, offered to seats in a fixed order."""
 
     kind = "widow_exchange"
@@ -138,11 +138,6 @@ class WidowExchange(Component):
         else:
             st.cur = self.seat_at(st, cs.asked)
         return True
-
-    def apply(self, st: State, a: Action) -> None:
-        if not self.try_apply(st, a):
-            reason, src = self.why_illegal(st, a)
-            raise IllegalActionError(st.game.action_name(a), reason, src)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         return f"seat {st.cur} may take the widow ({self.choice}) or pass", self.source
