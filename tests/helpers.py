@@ -69,3 +69,24 @@ def trick(st: State, *cards_in_order: str) -> int:
 def suit(g: Game, s: str) -> int:
     """A suit's index."""
     return g.deck.suits.index(s)
+
+
+def mask(g: Game, *cards: str) -> int:
+    """The card mask of these card names."""
+    return sum(1 << g.deck.names.index(c) for c in cards)
+
+
+def score_captures(g: Game, maker: int, won: dict[int, tuple[str, ...]], nil: int = -1,
+                   tricks: dict[int, int] | None = None, controller: tuple[int, ...] | None = None) -> list[int]:
+    """Score a three-seat hand with these captured cards (tricks default: 1 per seat with cards),
+    ``maker`` (-1: nobody declared), an optional bettor ``nil`` and the hand's ``controller`` per seat."""
+    st = g.new_initial_state(3)
+    st.contract.maker = maker
+    st.seat_piles["won"] = [mask(g, *won.get(s, ())) for s in range(3)]
+    st.tally["tricks"] = [(tricks or {}).get(s, 1 if won.get(s) else 0) for s in range(3)]
+    st.contract.decl = [0, 0, 0]
+    if nil >= 0:
+        st.contract.decl[nil] = g.scoring.bet_facts[0][1]
+    if controller is not None:
+        st.controller = controller
+    return g.scoring.score(st)[0]

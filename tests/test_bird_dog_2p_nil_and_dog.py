@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import score_captures
 
 from cardspec.engine.errors import SpecError
 from cardspec.engine.game import Game
@@ -249,14 +250,8 @@ def test_terminal_play_shows_the_dog_turn(monkeypatch: pytest.MonkeyPatch, capsy
 # --- no-teams-tie: who gets the bonus point when players tie for the most pairs without teams ---------------
 def _scored_without_teams(won: dict[int, tuple[str, ...]], tie_bonus: str = "none") -> list[int]:
     """Score a hand nobody declared (no teams) with these captures, one trick per seat with cards."""
-    g = Game.from_system("bird-dog-2p", {"no_teams_tie_bonus": tie_bonus})
-    st = g.new_initial_state(3)
-    st.contract.maker = -1
-    st.contract.decl = [0, 0, 0]
-    st.seat_piles["won"] = [sum(1 << g.deck.names.index(c) for c in won.get(s, ())) for s in range(3)]
-    st.tally["tricks"] = [1 if won.get(s) else 0 for s in range(3)]
-    st.controller = (0, 1, 0)
-    return g.scoring.score(st)[0]
+    return score_captures(Game.from_system("bird-dog-2p", {"no_teams_tie_bonus": tie_bonus}), -1, won,
+                          controller=(0, 1, 0))
 
 
 TIE = {0: ("JC", "JD", "QC", "QD"), 1: ("KC", "KD", "JS", "JH"), DOG: ("9C",)}

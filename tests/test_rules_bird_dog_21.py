@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import trick_winners, up_card
+from helpers import score_captures, trick_winners, up_card
 
 from cardspec.engine.bots import rule_bot
 from cardspec.engine.errors import SpecError
@@ -55,10 +55,6 @@ def kinds(st: State) -> set[str]:
 
 def nils(st: State) -> list[int]:
     return [s for s in range(3) if st.contract.decl[s]]
-
-
-def mask(g: Game, *cards: str) -> int:
-    return sum(1 << g.deck.names.index(c) for c in cards)
 
 
 def played_out(g: Game, seed: int, bot_seed: int = 0) -> State:
@@ -278,14 +274,7 @@ def test_yields_needs_limit_one_and_a_host(tmp_path: Any) -> None:
 def scored(g: Game, maker: int, won: dict[int, tuple[str, ...]], nil: int = -1,
            tricks: dict[int, int] | None = None) -> list[int]:
     """Score a hand with these captures (tricks default: 1 per seat with cards)."""
-    st = g.new_initial_state(3)
-    st.contract.maker = maker
-    st.seat_piles["won"] = [mask(g, *won.get(s, ())) for s in range(3)]
-    st.tally["tricks"] = [(tricks or {}).get(s, 1 if won.get(s) else 0) for s in range(3)]
-    st.contract.decl = [0, 0, 0]
-    if nil >= 0:
-        st.contract.decl[nil] = g.scoring.bet_facts[0][1]
-    return g.scoring.score(st)[0]
+    return score_captures(g, maker, won, nil, tricks)
 
 
 def test_team_members_each_earn_the_team_tally() -> None:

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import trick_winners, up_card
+from helpers import mask, score_captures, trick_winners, up_card
 
 from cardspec.engine.bots import rule_bot
 from cardspec.engine.errors import RecordError
@@ -51,10 +51,6 @@ def to_play(st: State, *acts: str) -> State:
     for a in acts:
         st.apply_name(a)
     return st
-
-
-def mask(g: Game, *cards: str) -> int:
-    return sum(1 << g.deck.names.index(c) for c in cards)
 
 
 # --- the deal ------------------------------------------------------------------------------------
@@ -179,16 +175,8 @@ def test_controller_leads_for_the_dog_under_the_other_reading() -> None:
 # --- scoring -----------------------------------------------------------------------------------------
 def scored(g: Game, maker: int, won: dict[int, tuple[str, ...]], nil: int = -1, tricks: dict[int, int] | None = None,
            controller: int = 0) -> list[int]:
-    """Score a hand with these captures (tricks default: 1 per seat with cards)."""
-    st = g.new_initial_state(3)
-    st.contract.maker = maker
-    st.seat_piles["won"] = [mask(g, *won.get(s, ())) for s in range(3)]
-    st.tally["tricks"] = [(tricks or {}).get(s, 1 if won.get(s) else 0) for s in range(3)]
-    st.contract.decl = [0, 0, 0]
-    if nil >= 0:
-        st.contract.decl[nil] = g.scoring.bet_facts[0][1]
-    st.controller = (0, 1, controller)
-    return g.scoring.score(st)[0]
+    """Score a hand with these captures (tricks default: 1 per seat with cards); ``controller`` plays the dog."""
+    return score_captures(g, maker, won, nil, tricks, (0, 1, controller))
 
 
 def test_team_earns_the_tally_and_the_dog_earns_nothing() -> None:
