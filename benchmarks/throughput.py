@@ -1,8 +1,9 @@
-"""Random full hands per second through the public step API (``legal_actions`` and ``apply``).
+"""Random full hands, and actions, per second through the public step API (``legal_actions`` and ``apply``).
 
 For each system: start matches from seeds, and count complete hands (deals)
-played by choosing uniformly among ``legal_actions()`` and calling ``apply``.
-Several runs; prints min / median / max. Pin to one core with ``taskset -c 0``.
+and the actions taken, choosing uniformly among ``legal_actions()`` and calling
+``apply``. Several runs; prints min / median / max of each. Pin to one core
+with ``taskset -c 0``.
 
     python benchmarks/throughput.py [--seconds 2] [--runs 5] [--json]
 """
@@ -17,18 +18,19 @@ import time
 
 from cardspec.engine.game import Game
 
-SYSTEMS = ("euchre", "bird-dog-11", "riding-the-bus", "bid-euchre", "bird-dog-2p", "the-card-game")
+SYSTEMS = ("euchre", "bird-dog-11", "riding-the-bus", "bid-euchre", "bird-dog-2p", "the-card-game", "hand-and-foot")
 HANDS_PER_MATCH = 50
 """A match is cut after this many hands: uniform random play need not end a match (Bid Euchre's totals sink
 for ever), only its hands; the figure is hands per second either way."""
 
 
-def hands_per_second(system: str, seconds: float, seed: int) -> float:
-    """Hands completed per second of random play through the step API."""
+def hands_per_second(system: str, seconds: float, seed: int) -> tuple[float, float]:
+    """Hands completed, and actions taken, per second of random play through the step API."""
     game = Game.from_system(system)
     rng = random.Random(seed)
     rnd = rng.random
     hands = 0
+    actions = 0
     n_matches = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -41,9 +43,11 @@ def hands_per_second(system: str, seconds: float, seed: int) -> float:
             legal = legal_actions()
             apply(legal[int(rnd() * len(legal))])
         hands += len(results)
+        actions += len(st.history)
         if time.perf_counter() >= deadline:
             break
-    return hands / (time.perf_counter() - start)
+    took = time.perf_counter() - start
+    return hands / took, actions / took
 
 
 def main() -> None:
@@ -55,13 +59,16 @@ def main() -> None:
     args = p.parse_args()
     out = {}
     for sid in args.systems:
-        runs = [hands_per_second(sid, args.seconds, i + 1) for i in range(args.runs)]
-        figures = {"min": round(min(runs)), "median": round(statistics.median(runs)), "max": round(max(runs))}
-        out[sid] = {"step_api_hands_per_s": figures}
+        both = [hands_per_second(sid, args.seconds, i + 1) for i in range(args.runs)]
+        out[sid] = {}
+        for k, name in enumerate(("step_api_hands_per_s", "step_api_actions_per_s")):
+            runs = [b[k] for b in both]
+            out[sid][name] = {"min": round(min(runs)), "median": round(statistics.median(runs)),
+                              "max": round(max(runs))}
         if not args.json:
-            r = out[sid]["step_api_hands_per_s"]
-            print(f"{sid:<16} hands/s through the step API: "
-                  f"min {r['min']}, median {r['median']}, max {r['max']}")
+            h, a = out[sid]["step_api_hands_per_s"], out[sid]["step_api_actions_per_s"]
+            print(f"{sid:<16} through the step API: hands/s min {h['min']}, median {h['median']}, max {h['max']}; "
+                  f"actions/s min {a['min']}, median {a['median']}, max {a['max']}")
     if args.json:
         print(json.dumps(out))
 

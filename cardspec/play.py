@@ -57,12 +57,50 @@ def table_lines(game: Game, obs: Mapping[str, Any]) -> list[str]:
             continue  # the trick has its own line; a hidden pile shows nothing
         n = seen["count"]
         cards = seen.get("cards_top_first")
+        if "sets" in obs and game.zone_of[zid].order == "sequence":
+            cards = None  # a melding phase shows its sets one by one (set_lines)
         if cards is None or not n:
             out.append(f"{zid}: {n} card{'s' * (n != 1)}")
         elif game.zone_of[zid].order == "stack":
             out.append(f"{zid}: top {cards[0]} ({n} card{'s' * (n != 1)})")
         else:
             out.append(f"{zid}: {' '.join(cards)}")
+    return out
+
+
+def seat_zone_lines(game: Game, obs: Mapping[str, Any], seat: int) -> list[str]:
+    """One line per seat-owned zone besides the hand that holds cards (a foot, a face-down pile):
+    the cards of each seat's instance where the seat sees them, else the count."""
+    out = []
+    for zid in game.seat_zones:
+        views = obs["zones"].get(zid)
+        if not isinstance(views, list) or not any(v.get("count") for v in views):
+            continue
+        parts = []
+        for s, v in enumerate(views):
+            who = "you" if s == seat else f"seat {s}"
+            cards = v.get("cards_top_first")
+            parts.append(f"{who} {' '.join(cards)}" if cards else f"{who} {v.get('count', 0)}")
+        out.append(f"{zid}: " + ", ".join(parts))
+    return out
+
+
+def set_lines(obs: Mapping[str, Any]) -> list[str]:
+    """The sets on the table, side by side (from a melding phase's public view), and who has laid out."""
+    sets = obs.get("sets")
+    if not isinstance(sets, list):
+        return []
+    out = []
+    sides = sorted({m["side"] for m in sets})
+    for side in sides:
+        mine = [f"#{m['number']} {' '.join(m['cards'])}" + (f" ({m['book']} book)" if m["book"] else "")
+                for m in sets if m["side"] == side]
+        out.append(f"side {side} sets: " + "; ".join(mine))
+    if "lay_out_minimum" in obs:
+        out.append(f"lay-out minimum {obs['lay_out_minimum']}; laid out: {obs.get('laid_out', [])}; "
+                   f"in the foot: {obs.get('in_foot', [])}")
+    if obs.get("answer"):
+        out.append(f"the partner answered: {obs['answer']}")
     return out
 
 
@@ -98,7 +136,7 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
             print(f"\nhand {obs['hand']}, dealer {obs['dealer']}{shown}, {game.scoring.counter} {obs['counters']}")
             if obs.get("trick"):
                 print("trick: " + ", ".join(f"{t['seat']}:{t['card']}" for t in obs["trick"]))
-            for text in table_lines(game, obs):
+            for text in table_lines(game, obs) + seat_zone_lines(game, obs, seat) + set_lines(obs):
                 print(text)
             print(f"your cards: {' '.join(obs['my_cards'])}")
             for text in acting_lines(game, obs, seat):

@@ -67,14 +67,23 @@ class Game:
         if isinstance(copies, dict):  # {per_players: k, extra: e}: a copy for every k players (rounded up), plus e
             copies = -(-rules["players"]["count"] // copies["per_players"]) + copies.get("extra", 0)
         # suits: {} is a deck without suits: one unnamed suit, cards named by rank alone (birdhead's 7#1)
+        jokers = d.get("jokers", 0)
+        if isinstance(jokers, dict):  # {per_deck: k}: k jokers with every copy of the deck (hand-and-foot)
+            jokers = jokers["per_deck"] * copies
         self.deck = Deck(tuple(d["ranks"]), suits or ("",), tuple(d["suits"][s] for s in suits) or ("none",),
-                         copies, d.get("jokers", 0))
+                         copies, jokers)
         p = rules["players"]
         n = p["count"]
         if type(n) is not int or not 2 <= n <= 16:
             raise SpecError(f"players.count must be an integer 2..16, got {n!r}", f, key="players.count")
         self.num_players: int = n
-        teams = [tuple(t) for t in p.get("partnerships", [])] or [(i,) for i in range(n)]
+        pships = p.get("partnerships", [])
+        if pships == "opposite":  # partners sit opposite each other: seats s and s + n/2 (hand-and-foot teams)
+            if n % 2:
+                raise SpecError(f"partners sitting opposite need an even number of players, not {n}", f,
+                                key="players.partnerships")
+            pships = [[s, s + n // 2] for s in range(n // 2)]
+        teams = [tuple(t) for t in pships] or [(i,) for i in range(n)]
         seats = sorted(s for t in teams for s in t)
         if seats != list(range(n)):
             raise SpecError("partnerships must name every seat exactly once", f, key="players.partnerships")

@@ -50,13 +50,15 @@ def deal_sizes(st: State) -> list[str]:
     """Right after a deal: each active hand and each undealt pile has its declared size."""
     g = st.game
     out = []
-    for s, h in enumerate(st.hands):
+    hands, piles = st.dealt
+    for s, got in enumerate(hands):
         want = g.deal_for(st.hand_no).hand_size if st.active[s] else 0
-        if h.bit_count() != want:
-            out.append(f"deal size: seat {s} holds {h.bit_count()} cards, not {want}")
+        if got != want:
+            out.append(f"deal size: seat {s} was dealt {got} cards, not {want}")
+    have = dict(piles)
     for name, want in g.deal_for(st.hand_no).pile_sizes(g.deck.size, sum(st.active)).items():
-        if len(st.piles.get(name, [])) != want:
-            out.append(f"deal size: pile {name} holds {len(st.piles.get(name, []))}, not {want}")
+        if have.get(name, 0) != want:
+            out.append(f"deal size: pile {name} was dealt {have.get(name, 0)} cards, not {want}")
     return out
 
 
@@ -98,16 +100,15 @@ _PROBES: weakref.WeakKeyDictionary[Game, list[Action]] = weakref.WeakKeyDictiona
 def illegal_rejected(st: State, rng: random.Random, samples: int = 4) -> list[str]:
     """Sampled actions outside ``legal_actions()`` raise and leave the state unchanged."""
     legal = set(st.legal_actions())
-    held = st.hands[st.cur] if st.cur >= 0 else 0
     every = simple_actions(st)
-    canonical = st.game.codec.canonical
+    listed = st.comp.representative
     pool: list[Action] = []  # a uniform sample of the illegal ones, by rejection (canonical() is dear with copies)
     tried: set[int] = set()
     while len(pool) < samples and len(tried) < len(every):
         i = rng.randrange(len(every))
         if i not in tried:
             tried.add(i)
-            if every[i] not in legal and canonical(every[i], held) not in legal:
+            if every[i] not in legal and listed(st, every[i]) not in legal:
                 pool.append(every[i])
     before = len(st.history)
     out = []

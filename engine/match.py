@@ -35,7 +35,8 @@ hand, an entity whose scoring facts all match ``when`` wins the match at once,
 before the end rule is applied (buck-euchre and dirty-clubs: "If anyone manages to
 take all five tricks, they immediately win the entire game": ``when: {tricks: 5}``).
 
-Dealer rotation is ``left`` (clockwise, the next active seat) or ``right``.
+Dealer rotation is ``left`` (clockwise, the next active seat), ``right``, or ``none`` (the same
+seat deals, or starts, every hand: hand-and-foot's ``first_player: fixed`` reading).
 """
 
 from __future__ import annotations
@@ -111,8 +112,8 @@ class MatchRules:
             raise SpecError("start must be an integer", file, key="match.start")
         if e["kind"] == "countdown" and e.get("target", 0) >= start:
             raise SpecError("a countdown target must lie below the start", file, key="match.end.target")
-        if d["rotation"] not in ("left", "right"):
-            raise SpecError("rotation must be left or right", file, key="match.rotation")
+        if d["rotation"] not in ("left", "right", "none"):
+            raise SpecError("rotation must be left, right or none", file, key="match.rotation")
         if e.get("all_out", "shared_win") not in ("shared_win", "replay_round", "fewest_strikes"):
             raise SpecError("all_out must be shared_win, replay_round or fewest_strikes", file,
                             key="match.end.all_out")

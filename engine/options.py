@@ -141,7 +141,7 @@ def resolve(node: Any, decls: Mapping[str, OptionDecl], chosen: Mapping[str, Any
                 k = key_of(v)
                 if k not in m:
                     raise SpecError(f"option map has no entry for value '{k}'", file, key=path)
-                return m[k]
+                return resolve(m[k], decls, chosen, file, f"{path}.map.{k}")  # a value may itself depend on an option
             return v
         return {k: resolve(v, decls, chosen, file, f"{path}.{k}" if path else k) for k, v in node.items()}
     if isinstance(node, list):

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "seat_piles", "contract", "tally", "history", "hand_results", "winners",
-    "extra_hand", "hand_start", "chance_count", "comp", "cstate", "ring", "controller", "sides",
+    "extra_hand", "hand_start", "chance_count", "comp", "cstate", "ring", "controller", "sides", "dealt",
 )
 
 
@@ -78,6 +78,9 @@ class State:
     winners: tuple[int, ...] | None
     extra_hand: bool
     hand_start: int
+    dealt: tuple[tuple[int, ...], tuple[tuple[str, int], ...]]
+    """The sizes the deal gave this hand (each seat's hand, each dealt pile), before the first phase began
+    (a phase that deals further, such as hand-and-foot's piles, starts at once)."""
     chance_count: int
     comp: Component
     cstate: list[PhaseState | None]
@@ -198,6 +201,7 @@ class State:
                 dealt[z] = []
         self.piles = dealt
         self.seat_piles = {z: [0] * n for z in g.seat_zones}
+        self.dealt = (tuple(h.bit_count() for h in self.hands), tuple((k, len(v)) for k, v in dealt.items()))
         g.phases[0].start(self)
 
     def next_phase(self) -> None:
@@ -243,7 +247,9 @@ class State:
     def _next_hand(self) -> None:
         self.hand_no += 1
         n = self.game.num_players  # the deal passes among the players only, never to a dummy seat
-        if self.game.match.rotation == "left":
+        if self.game.match.rotation == "none":
+            pass
+        elif self.game.match.rotation == "left":
             self.dealer = next((self.dealer + i) % n for i in range(1, n + 1) if self.active[(self.dealer + i) % n])
         else:
             self.dealer = next((self.dealer - i) % n for i in range(1, n + 1) if self.active[(self.dealer - i) % n])

@@ -81,7 +81,14 @@ def places(st: State) -> Places:
 Step = tuple[str, str, Transfer]  # a transfer with its zones resolved to places
 
 
+SEAT_ZONES: set[str] = set()
+"""Seat-owned zones of the game under test besides the hand and the won cards (hand-and-foot's foot and
+piles): a transfer naming one moves the acting seat's instance (``foot 2``)."""
+
+
 def _resolve(zone: str, mover: int, dealer: int, winner: int) -> str:
+    if zone in SEAT_ZONES:
+        return f"{zone} {mover}"
     return {HAND: f"hand {mover}", DEALER: f"hand {dealer}", WON: f"won {winner}", TRICK: "trick"}.get(zone, zone)
 
 
@@ -210,6 +217,8 @@ def play_checked(game: Game, seed: int, ends: Ends, seen: Counter[tuple[str, ...
     declarations; returns its number of actions."""
     decls = [ph.declarations() for ph in game.phases]
     assert all(d is not None for d in decls), "every bundled component declares itself"
+    SEAT_ZONES.clear()
+    SEAT_ZONES.update(z for z in game.seat_zones if z != WON)
     starts = [[t for t in d.transfers if START in t.actions] if d else [] for d in decls]
     rng = random.Random(seed)
     st = game.new_initial_state(seed)
@@ -279,7 +288,8 @@ def test_every_action_moves_cards_as_declared(case: tuple[str, dict[str, Any]], 
 def test_every_declared_transfer_happens(sid: str, hand_ends: Ends) -> None:
     """No declaration is vacuous: some seeded match of some option set makes each declared transfer."""
     games = [Game.from_system(sid, opts) for opts in load(sid).option_sets()]
-    declared = {t.name for g in games for ph in g.phases for d in [ph.declarations()] if d for t in d.transfers}
+    declared = {t.name for g in games for ph in g.phases for d in [ph.declarations()] if d for t in d.transfers
+                if not (ph.index == 0 and START in t.actions)}  # made with the deal: test_first_phase_start_moves
     seen: Counter[tuple[str, ...]] = Counter()
     for i in range(COVERAGE_ROUNDS):
         for g in games:
@@ -383,3 +393,32 @@ def test_an_undeclared_fact_fails_verification(tmp_path: Path, monkeypatch: pyte
     assert not any(p.startswith("no proof for tricks") for p in bad)  # the component itself is declared
     proved = {f.property for f in findings if f.status == "proved"}
     assert "moves: play a card to the trick" in proved and "termination: hand length" in proved
+
+
+@pytest.mark.parametrize("sid", list(available()))
+def test_first_phase_start_moves(sid: str) -> None:
+    """The first phase's start transfers happen with the deal (hand-and-foot's piles dealt by the players):
+    right after it, every seat instance of a zone they fill holds their count (or nothing, a zone of
+    another round), and the cards they took left their source, for every round of the schedule."""
+    game = Game.from_system(sid)
+    decl = game.phases[0].declarations()
+    assert decl is not None
+    moves = [t for t in decl.transfers if START in t.actions and isinstance(t.count, int)]
+    if not moves:
+        return
+    st = game.new_initial_state(5)
+    rounds = len(game.schedule) if game.schedule is not None else 1
+    for _ in range(rounds):
+        dealt = dict(st.dealt[1])
+        moved: Counter[str] = Counter()
+        for t in moves:
+            assert t.dest in game.seat_zones
+            sizes = [m.bit_count() for m in st.seat_piles[t.dest][:game.num_players]]
+            assert set(sizes) <= {0, t.count}, (t.name, sizes)
+            moved[t.source] += sum(sizes)
+        assert moved, "no start transfer filled any zone"
+        for src, k in moved.items():
+            assert len(st.piles[src]) == dealt[src] - k
+        hand = st.hand_no
+        while st.hand_no == hand and not st.is_terminal():  # play the round out
+            st.apply(st.legal_actions()[0])

@@ -31,6 +31,9 @@ from .z3kit import Query
 
 Move = tuple[str, Callable[[z3.Context], Query]]
 ELSEWHERE = "elsewhere"
+SMALL_MOVE = 2
+"""Transfers of at most this many cards name each moved card; larger fixed counts (hand-and-foot's
+piles of 13 from decks of up to 324 cards) are counted with pseudo-boolean constraints instead."""
 
 
 def deal_places(game: Game, deal: DealRules) -> list[tuple[str, list[int], int]]:
@@ -126,8 +129,10 @@ def move_queries(game: Game) -> list[Move]:
     out: list[Move] = []
     for t in declared_transfers(game):
         c = t.count
-        if isinstance(c, int):
+        if isinstance(c, int) and c <= SMALL_MOVE:
             out.append((t.name, _move(n, t.source, t.dest, c, t.swap)))
+        elif isinstance(c, int):  # a packet of many cards: the pseudo-boolean form stays small on big decks
+            out.append((t.name, _regroup(n, t.source, t.dest, everything=False, lo=c, hi=c, swap=t.swap)))
         else:
             lo, hi = c if isinstance(c, tuple) else (1, n)
             out.append((t.name, _regroup(n, t.source, t.dest, everything=c == ALL, lo=lo, hi=hi,

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from .auction import Auction
 from .base import Component
+from .book_melding import BookMelding
 from .climbing_tricks import ClimbingTricks
 from .declarations import Declarations
 from .draw_discard import DrawDiscard
 from .drop_out import DropOut
+from .pile_deal import PileDeal
 from .pile_trade import PileTrade
 from .tricks import Tricks
 from .turn_up_trump import TurnUpTrump
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 
 COMPONENTS: dict[str, type[Component]] = {
     c.kind: c for c in (TurnUpTrump, Declarations, Tricks, DrawDiscard, Auction, PileTrade, WidowExchange,
-                        DropOut, UpCard, UpCardExchange, ClimbingTricks)
+                        DropOut, UpCard, UpCardExchange, ClimbingTricks, PileDeal, BookMelding)
 }
 
 

@@ -168,6 +168,17 @@ class Component:
             return True
         return st.game.deck.has_copies and st.cur >= 0 and self.codec.canonical(a, st.hands[st.cur]) in legal
 
+    def representative(self, st: State, a: Action) -> Action:
+        """The action that ``legal_actions()`` lists for ``a``'s class of equivalent actions.
+
+        By default, copies of one face held by the player are interchangeable (see
+        ``ActionCodec.canonical``); a component whose rules read only part of a card
+        (hand-and-foot's sets read the rank alone) lists one action per wider class.
+        """
+        if not st.game.deck.has_copies or st.cur < 0:
+            return a
+        return self.codec.canonical(a, st.hands[st.cur])
+
     def apply(self, st: State, a: Action) -> None:
         """Carry out a legal action."""
         raise NotImplementedError

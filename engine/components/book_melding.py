@@ -1,0 +1,828 @@
+"""The ``book_melding`` component: draw, meld on the table toward books, discard; a reserve pile; going out.
+
+Used by: hand-and-foot (the Canasta family: melds stay on the table for the
+player's side and grow into books of seven; a first meld must reach the round's
+minimum; the foot replaces a used-up hand; a side with the required books may
+go out).
+
+A turn, in stages:
+
+* ``draw``: ``draw_stock`` takes ``draw`` cards from the stock (what is left, if
+  fewer); ``take`` takes the whole discard pile (``take_pile``: ``any`` time it is
+  not empty, ``top_usable``: only when the player could meld its top card, or
+  ``never``). A player who has not laid out this round may first lay out
+  (``lay_out.timing``: ``before_draw``; with ``any_time`` also after drawing).
+* laying out: ``meld`` actions start new sets (exactly ``min_size`` cards), and
+  ``add N X`` grows a set laid this turn. The sets laid count their card values
+  (and, with ``lay_out.counts_books``, the bonus of any set that is already a
+  book) toward the round's ``lay_out.minimum``; on reaching it the player has
+  laid out. Below it, ``retract`` takes every set of this lay-out back to the
+  hand, once per turn (so a lay-out never leaves a player without a move).
+  Laying out uses only new sets of the player's own ("distinct sets").
+* ``play`` (after drawing): a player who has laid out starts sets (``meld``)
+  and adds single cards to any set of their side (``add N X``: set number
+  ``N``, counted from 1 in the order laid); a player who has not may lay out
+  (``any_time``); every player ends the turn with ``discard X``.
+* ``ask`` / ``answer``: with partners, a player whose side holds the books
+  needed to go out may ask the partner once per turn whether to finish; the
+  partner answers ``answer yes`` or ``answer no``. With ``ask.answer: binding``
+  a no forbids going out this turn; with ``advisory`` it binds nothing.
+
+Sets: cards of one rank (``unmeldable`` ranks never), with wild cards (the
+``wild.ranks`` and, with ``wild.jokers``, the jokers) at most ``wild_ratio[0]``
+for every ``wild_ratio[1]`` natural cards. A set of ``book_size`` or more is a
+book: clean without a wild, dirty with one. With ``clean_closed: closed`` no
+wild joins a clean book. With ``wild_books: allowed`` a set may be all wild
+cards (it is neither clean nor dirty; a book of them is a wild book).
+
+When a player's hand is used up and the reserve (foot) is not yet taken, it
+becomes the hand at once (``reserve_pickup: at_once``: a hand used up by melding
+goes on from the foot in the same turn), or the turn ends there and the foot is
+played from the player's next turn (``next_turn``: it is taken up as the turn ends,
+which nobody but its holder can tell from taking it up as the next turn starts). A player whose hand and reserve are both used up
+goes out if the side holds ``go_out`` books (``clean`` and ``dirty``; with ``points``, per
+round, also melded cards worth that much) and ends
+the round at once; otherwise the turn ends and play goes on. When a turn
+starts with the stock empty, ``stock_exhausted``: ``end_round`` ends the round,
+``reshuffle`` shuffles all but the top discard into a new stock (at most
+``reshuffles`` times a round, if given; then the round ends).
+
+Legal-action lists name one action per class of equivalent moves: natural
+cards of a rank are interchangeable in sets (no rule reads their suit), and so
+are wild cards of one rank and value; an action naming any other held card of
+the same class is legal too and does the same (the record keeps the cards
+named). Discards are listed one per face.
+
+Facts per scoring entity: ``clean_books``, ``dirty_books``, ``wild_books``,
+``melded`` (the values of the side's melded cards), ``held`` (the cards left
+in its players' hands and reserves, each at the absolute value of its card:
+the threes are "only negative"), ``went_out`` and ``ended_by``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, KindSig
+from ..cards import Card
+from ..errors import Source, SpecError
+from ..tables import Value
+from .base import CheckingDoer, PhaseState
+from .declared import ALL, BOOL, HAND, Declared, Fact, Transfer
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import State
+
+Meld = tuple[int, int, int, tuple[Card, ...]]
+"""A set on the table: (side, the seat that started it, its rank or -1 for wild cards only, its cards)."""
+
+WILD = -1
+UNMELDABLE = -2
+
+
+@dataclass
+class BookState(PhaseState):
+    """The turns' part of a position. Every field holds an immutable value."""
+
+    turns: int = -1
+    stage: str = "draw"
+    melds: tuple[Meld, ...] = ()
+    laid_out: int = 0
+    """Seats that have laid out this round (a mask)."""
+    footed: int = 0
+    """Seats that have taken up their reserve (a mask)."""
+    pending: int = -1
+    """The index of the first set of a lay-out in progress (below the minimum), or -1."""
+    opened: int = -1
+    """The index of the first set laid this turn by a player laying out this turn, or -1."""
+    retracted: bool = False
+    reshuffled: int = 0
+    asked: bool = False
+    answer: str = ""
+    out_seat: int = -1
+    ended_by: str = ""
+
+
+class BookMelding(CheckingDoer):
+    """Draw, meld toward books on the table, discard; a reserve pile; going out with the books."""
+
+    kind = "book_melding"
+
+    def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
+        super().__init__(d, key, file)
+        self.stock: str = d["stock"]
+        self.discard: str = d["discard"]
+        self.meld_zone: str = d["melds"]
+        self.reserve: str = d["reserve"]
+        self.draw: int = d["draw"]
+        self.pickup: str = d["reserve_pickup"]
+        self.pickup_source = Source(**d["reserve_pickup_source"])
+        if self.pickup not in ("at_once", "next_turn"):
+            raise SpecError("reserve_pickup must be at_once or next_turn", file, key=f"{key}.reserve_pickup")
+        self.take_pile: str = d["take_pile"]
+        self.take_source = Source(**d["take_pile_source"])
+        if self.take_pile not in ("any", "top_usable", "never"):
+            raise SpecError("take_pile must be any, top_usable or never", file, key=f"{key}.take_pile")
+        self.exhausted: str = d["stock_exhausted"]
+        self.reshuffles: int = d.get("reshuffles", -1)
+        """At most this many reshuffles a round (-1: no limit); the next empty pickup pile ends the round."""
+        if self.exhausted not in ("end_round", "reshuffle"):
+            raise SpecError("stock_exhausted must be end_round or reshuffle", file, key=f"{key}.stock_exhausted")
+        s = d["sets"]
+        self.min_size: int = s["min_size"]
+        self.wild_ranks_names: tuple[str, ...] = tuple(s["wild"]["ranks"])
+        self.jokers_wild: bool = s["wild"]["jokers"]
+        self.unmeldable_names: tuple[str, ...] = tuple(s["unmeldable"])
+        self.ratio: tuple[int, int] = (s["wild_ratio"][0], s["wild_ratio"][1])
+        self.wild_sets: bool = s["wild_books"] == "allowed"
+        self.sets_source = Source(**s["source"])
+        self.wild_source = Source(**s["wild_source"])
+        self.ratio_source = Source(**s["wild_ratio_source"])
+        self.unmeldable_source = Source(**s["unmeldable_source"])
+        b = d["books"]
+        self.book_size: int = b["size"]
+        self.clean_closed: bool = b["clean_closed"] == "closed"
+        self.closed_source = Source(**b["clean_closed_source"])
+        self.book_points: dict[str, int] = dict(b["points"])
+        self.values_spec: Mapping[str, Any] = d["values"]
+        self.values_source = Source(**d["values_source"])
+        lo = d["lay_out"]
+        self.minimum_spec: Any = lo["minimum"]
+        self.counts_books: bool = lo["counts_books"]
+        self.timing: str = lo["timing"]
+        if self.timing not in ("before_draw", "any_time"):
+            raise SpecError("lay_out.timing must be before_draw or any_time", file, key=f"{key}.lay_out.timing")
+        self.lay_out_source = Source(**lo["source"])
+        self.own_sets_source = Source(**lo["own_sets_source"])
+        go = d["go_out"]
+        self.need_clean: int = go["clean"]
+        self.need_dirty: int = go["dirty"]
+        self.out_points_spec: Any = go.get("points", 0)
+        self.go_out_source = Source(**go["source"])
+        ask = d.get("ask")
+        self.ask_on: bool = bool(ask) and ask["enabled"]
+        self.binding: bool = bool(ask) and ask["answer"] == "binding"
+        self.ask_source = Source(**ask["source"]) if ask else self.source
+        if ask and ask["answer"] not in ("advisory", "binding"):
+            raise SpecError("ask.answer must be advisory or binding", file, key=f"{key}.ask.answer")
+
+    # --- building -----------------------------------------------------------------
+    def zone_ids(self) -> list[str]:
+        return ["hand", self.stock, self.discard, self.meld_zone, self.reserve]
+
+    def action_sigs(self) -> list[KindSig]:
+        out = [KindSig("draw_stock"), KindSig("discard", cards=(1, 1)),
+               KindSig("meld", cards=(self.min_size, self.min_size)),
+               KindSig("add", number=(1, 400), cards=(1, 1)), KindSig("retract")]
+        if self.take_pile != "never":
+            out.append(KindSig("take"))
+        if self.ask_on:
+            out += [KindSig("ask"), KindSig("answer", choices=("yes", "no"))]
+        return out
+
+    def bind(self, game: Game) -> None:
+        super().bind(game)
+        deck = game.deck
+        f, k = self.file, self.key
+        for r in (*self.wild_ranks_names, *self.unmeldable_names):
+            if r not in deck.ranks:
+                raise SpecError(f"rank '{r}' is not in the deck", f, key=f"{k}.sets")
+        wild_r = {deck.ranks.index(r) for r in self.wild_ranks_names}
+        unm = {deck.ranks.index(r) for r in self.unmeldable_names}
+        self.meld_rank: tuple[int, ...] = tuple(
+            WILD if (deck.rank_of[c] < 0 and self.jokers_wild) or deck.rank_of[c] in wild_r
+            else UNMELDABLE if deck.rank_of[c] < 0 or deck.rank_of[c] in unm else deck.rank_of[c]
+            for c in range(deck.size))
+        vals: list[int] = []
+        for c in range(deck.size):
+            rank = "JK" if deck.rank_of[c] < 0 else deck.ranks[deck.rank_of[c]]
+            v = self.values_spec.get(rank)
+            if isinstance(v, Mapping):
+                v = v.get(deck.colors[deck.suit_of[c]])
+            if type(v) is not int:
+                raise SpecError(f"values gives no points for '{deck.names[c]}'", f, key=f"{k}.values")
+            vals.append(v)
+        self.value: tuple[int, ...] = tuple(vals)
+        self.penalty: tuple[int, ...] = tuple(abs(v) for v in vals)
+        self.cls: tuple[tuple[int, int], ...] = tuple((deck.rank_of[c], vals[c]) for c in range(deck.size))
+        """Cards of one class are interchangeable in sets (rank and value)."""
+        self.minimum: tuple[int, ...] = tuple(int(v) for v in game.per_round(self.minimum_spec, f"{k}.lay_out.minimum"))
+        self.out_points: tuple[int, ...] = tuple(int(v) for v in game.per_round(self.out_points_spec,
+                                                                                f"{k}.go_out.points"))
+        self.partnered = any(len(t) > 1 for t in game.teams)
+        for name in ("clean", "dirty", "wild"):
+            if name not in self.book_points:
+                raise SpecError(f"books.points needs '{name}'", f, key=f"{k}.books.points")
+        self._discard_acts = tuple(self.codec.encode("discard", cards=(c,)) for c in range(deck.size))
+        self._draw = self.codec.encode("draw_stock")
+        self._take = self.codec.encode("take") if self.take_pile != "never" else -1
+        self._retract = self.codec.encode("retract")
+        if self.ask_on:
+            self._ask = self.codec.encode("ask")
+            self._answers = {self.codec.encode("answer", choice=c): c for c in ("yes", "no")}
+
+    def new_state(self) -> BookState:
+        return BookState()
+
+    def _bs(self, st: State) -> BookState:
+        return st.cstate[self.index]  # type: ignore[return-value]
+
+    # --- set arithmetic (pure) ---------------------------------------------------
+    def is_book(self, m: Meld) -> bool:
+        """Whether a set is a book (``book_size`` cards or more)."""
+        return len(m[3]) >= self.book_size
+
+    def wilds_in(self, cards: tuple[Card, ...]) -> int:
+        """How many wild cards a set holds."""
+        return sum(1 for c in cards if self.meld_rank[c] == WILD)
+
+    def book_kind(self, m: Meld) -> str:
+        """``clean``, ``dirty``, ``wild`` for a book, '' for a set short of one."""
+        if not self.is_book(m):
+            return ""
+        if m[2] == WILD:
+            return "wild"
+        return "dirty" if self.wilds_in(m[3]) else "clean"
+
+    def ratio_ok(self, naturals: int, wilds: int) -> bool:
+        """At most ``ratio[0]`` wild cards for every ``ratio[1]`` natural cards.
+
+        >>> from types import SimpleNamespace
+        >>> ok = BookMelding.ratio_ok
+        >>> [ok(SimpleNamespace(ratio=(1, 2)), n, 1) for n in (1, 2, 3)], ok(SimpleNamespace(ratio=(1, 2)), 4, 2)
+        ([False, True, True], True)
+        """
+        return wilds * self.ratio[1] <= naturals * self.ratio[0]
+
+    def fits(self, m: Meld, c: Card) -> bool:
+        """Whether card ``c`` may join set ``m``."""
+        r = self.meld_rank[c]
+        if m[2] == WILD:
+            return r == WILD
+        if r == m[2]:
+            return True
+        if r != WILD:
+            return False
+        w = self.wilds_in(m[3])
+        if self.clean_closed and w == 0 and self.is_book(m):
+            return False
+        return self.ratio_ok(len(m[3]) - w, w + 1)
+
+    def new_set_rank(self, cards: tuple[Card, ...]) -> int | None:
+        """The rank of a new set made of ``cards`` (``WILD`` for wild cards only), or None if they make none."""
+        if len(cards) != self.min_size:
+            return None
+        ranks = {self.meld_rank[c] for c in cards}
+        if UNMELDABLE in ranks:
+            return None
+        nat = ranks - {WILD}
+        if not nat:
+            return WILD if self.wild_sets else None
+        if len(nat) > 1:
+            return None
+        w = self.wilds_in(cards)
+        return nat.pop() if self.ratio_ok(len(cards) - w, w) else None
+
+    def set_points(self, m: Meld) -> int:
+        """A set's card values, with its book bonus when lay-outs count books."""
+        pts = sum(self.value[c] for c in m[3])
+        kind = self.book_kind(m)
+        return pts + (self.book_points[kind] if kind and self.counts_books else 0)
+
+    def books_of(self, melds: tuple[Meld, ...], side: int) -> tuple[int, int, int]:
+        """(clean, dirty, wild) books of one side."""
+        kinds = [self.book_kind(m) for m in melds if m[0] == side]
+        return kinds.count("clean"), kinds.count("dirty"), kinds.count("wild")
+
+    def has_books(self, st: State, seat: int) -> bool:
+        """Whether the side of ``seat`` holds the books needed to go out."""
+        melds = self._bs(st).melds
+        side = st.game.entity_of[seat]
+        clean, dirty, _ = self.books_of(melds, side)
+        if clean < self.need_clean or dirty < self.need_dirty:
+            return False
+        need = self.out_points[min(st.game.round_index(st.hand_no), len(self.out_points) - 1)]
+        return not need or sum(self.value[c] for m in melds if m[0] == side for c in m[3]) >= need
+
+    def minimum_now(self, st: State) -> int:
+        """The lay-out minimum of this hand's round."""
+        return self.minimum[min(st.game.round_index(st.hand_no), len(self.minimum) - 1)]
+
+    # --- queries --------------------------------------------------------------------
+    def _reps(self, hand: int) -> dict[tuple[int, int], list[Card]]:
+        """The held cards of each class, lowest id first."""
+        out: dict[tuple[int, int], list[Card]] = {}
+        for c in self.game.deck.cards_of(hand) if self.game else ():
+            out.setdefault(self.cls[c], []).append(c)
+        return out
+
+    def _new_sets(self, hand: int) -> list[tuple[Card, ...]]:
+        """One new set per class of equivalent sets the hand can start."""
+        reps = self._reps(hand)
+        wild_cls = sorted(k for k, cs in reps.items() if self.meld_rank[cs[0]] == WILD)
+        out: list[tuple[Card, ...]] = []
+        size = self.min_size
+        nat_by_rank: dict[int, list[Card]] = {}
+        for key, cs in sorted(reps.items()):
+            r = self.meld_rank[cs[0]]
+            if r >= 0:
+                nat_by_rank.setdefault(r, []).extend(cs)
+        for _r, nats in sorted(nat_by_rank.items()):
+            for w in range(0, size):
+                n = size - w
+                if n > len(nats) or not self.ratio_ok(n, w):
+                    continue
+                for combo in combinations_with_replacement(wild_cls, w):
+                    picked = self._pick(reps, combo)
+                    if picked is not None:
+                        out.append(tuple(sorted(nats[:n] + picked)))
+        if self.wild_sets:
+            for combo in combinations_with_replacement(wild_cls, size):
+                picked = self._pick(reps, combo)
+                if picked is not None:
+                    out.append(tuple(sorted(picked)))
+        return out
+
+    @staticmethod
+    def _pick(reps: Mapping[tuple[int, int], list[Card]], combo: tuple[tuple[int, int], ...]) -> list[Card] | None:
+        """The lowest held cards of the classes in ``combo`` (repeats take further cards), or None."""
+        picked: list[Card] = []
+        for key in dict.fromkeys(combo):
+            k = combo.count(key)
+            if len(reps[key]) < k:
+                return None
+            picked += reps[key][:k]
+        return picked
+
+    def _can_add_to(self, st: State, seat: int, i: int) -> bool:
+        """Whether ``seat`` may add to set ``i`` now (its own side's; while laying out, its own new sets)."""
+        bs = self._bs(st)
+        m = bs.melds[i]
+        if m[0] != st.game.entity_of[seat]:
+            return False
+        if bs.pending >= 0 or bs.stage == "draw":
+            return bs.opened >= 0 and i >= bs.opened
+        return bool(bs.laid_out >> seat & 1)
+
+    def _left_after(self, st: State, seat: int, k: int) -> int:
+        """Cards the player would hold, hand and reserve, after giving up ``k`` from the hand."""
+        return st.hands[seat].bit_count() - k + (0 if self._bs(st).footed >> seat & 1 else
+                                                 st.seat_piles[self.reserve][seat].bit_count())
+
+    def _barred_out(self, st: State, seat: int, k: int, discard: bool = False) -> bool:
+        """Whether giving up ``k`` cards is barred by a binding no: the player may not use up every card,
+        so a set or an addition must leave two cards (one to discard, one to keep), a discard one."""
+        bs = self._bs(st)
+        return self.binding and bs.answer == "no" and self._left_after(st, seat, k) < (1 if discard else 2)
+
+    @staticmethod
+    def partner(st: State, seat: int) -> int:
+        """The partner of ``seat`` (partners sit opposite: the other member of its team)."""
+        return next(s for s in st.game.teams[st.game.entity_of[seat]] if s != seat)
+
+    def can_meld(self, st: State, seat: int) -> bool:
+        """Whether ``seat`` may start a set now."""
+        bs = self._bs(st)
+        laid = bool(bs.laid_out >> seat & 1)
+        if bs.pending >= 0:
+            return True
+        if bs.stage == "draw":
+            return (not laid and self.timing in ("before_draw", "any_time") and not bs.retracted) or bs.opened >= 0
+        if bs.stage != "play":
+            return False
+        return laid or (self.timing == "any_time" and not bs.retracted)
+
+    def take_allowed(self, st: State, seat: int) -> bool:
+        """Whether ``seat`` may take the discard pile now."""
+        disc = st.piles[self.discard]
+        if self.take_pile == "never" or not disc or self._bs(st).pending >= 0:
+            return False
+        if self.take_pile == "any":
+            return True
+        top = disc[-1]
+        r = self.meld_rank[top]
+        if r < 0:
+            return False
+        held = sum(1 for c in st.game.deck.cards_of(st.hands[seat]) if self.meld_rank[c] == r)
+        if held >= 2:
+            return True
+        bs = self._bs(st)
+        return bool(bs.laid_out >> seat & 1) and any(
+            m[0] == st.game.entity_of[seat] and self.fits(m, top) for m in bs.melds)
+
+    def legal(self, st: State) -> list[Action]:
+        bs = self._bs(st)
+        seat = st.cur
+        codec = self.codec
+        hand = st.hands[seat]
+        if bs.stage == "answer":
+            return sorted(self._answers)
+        out: list[Action] = []
+        below = bs.pending >= 0
+        if below:
+            out.append(self._retract)
+        elif bs.stage == "draw":
+            if st.piles[self.stock]:
+                out.append(self._draw)
+            if self.take_allowed(st, seat):
+                out.append(self._take)
+        else:
+            deck = st.game.deck
+            held = deck.canonical(hand) if deck.has_copies else hand
+            out += [self._discard_acts[c] for c in deck.cards_of(held) if not self._barred_out(st, seat, 1, True)]
+            if self.ask_on and self.partnered and not bs.asked and self.has_books(st, seat) and \
+                    bs.footed >> seat & 1 and hand.bit_count() >= 2:
+                out.append(self._ask)
+        if self.can_meld(st, seat) and not self._barred_out(st, seat, self.min_size):
+            out += [codec.encode("meld", cards=cs) for cs in self._new_sets(hand)]
+        if not self._barred_out(st, seat, 1):
+            reps = self._reps(hand)
+            for i, m in enumerate(bs.melds):
+                if self._can_add_to(st, seat, i):
+                    out += [codec.encode("add", number=i + 1, cards=(cs[0],)) for cs in reps.values()
+                            if self.fits(m, cs[0])]
+        out.sort()
+        return out
+
+    def is_legal(self, st: State, a: Action) -> bool:
+        return self._refusal(st, a) is None
+
+    def _refusal(self, st: State, a: Action) -> tuple[str, Source] | None:
+        """None if ``a`` is legal now, else why not and the clause."""
+        bs = self._bs(st)
+        codec = self.codec
+        seat = st.cur
+        if not codec.valid(a):
+            return "not an action of this game", self.source
+        k = codec.kind(a)
+        if bs.stage == "answer":
+            return None if a in self._answers else ("the partner answers the question yes or no", self.ask_source)
+        if k == "answer":
+            return "no question has been asked", self.ask_source
+        hand = st.hands[seat]
+        cards = codec.cards(a)
+        if any(not hand >> c & 1 for c in cards) or len(set(cards)) != len(cards):
+            return "the player does not hold that card", self.source
+        if k == "retract":
+            return None if bs.pending >= 0 else ("only a lay-out short of the minimum is taken back",
+                                                 self.lay_out_source)
+        if bs.pending >= 0 and k not in ("meld", "add"):
+            return (f"the lay-out must reach {self.minimum_now(st)} points (or be taken back) first",
+                    self.lay_out_source)
+        if k in ("draw_stock", "take"):
+            if bs.stage != "draw":
+                return "the player has already drawn this turn", self.source
+            if k == "draw_stock":
+                return None if st.piles[self.stock] else ("the pickup pile is empty", self.source)
+            return None if self.take_allowed(st, seat) else ("the discard pile cannot be taken now", self.take_source)
+        if k == "discard":
+            if bs.stage != "play":
+                return "a player draws before discarding", self.source
+            if self._barred_out(st, seat, 1, True):
+                return "the partner said no: the player keeps a card and does not go out", self.ask_source
+            return None
+        if k == "ask":
+            if not (self.ask_on and self.partnered and bs.stage == "play"):
+                return "the question is asked of a partner, after drawing", self.ask_source
+            if bs.asked:
+                return "the question is asked once a turn", self.ask_source
+            if not (self.has_books(st, seat) and bs.footed >> seat & 1 and hand.bit_count() >= 2):
+                return "only a player who could go out asks whether to be done", self.ask_source
+            return None
+        if k == "meld":
+            if not self.can_meld(st, seat):
+                if bs.stage == "draw" and bs.laid_out >> seat & 1:
+                    return "a player who has laid out melds after drawing", self.lay_out_source
+                return "the player may not lay down a new set now", self.lay_out_source
+            if self.new_set_rank(cards) is None:
+                return (f"a new set is {self.min_size} cards of one rank (no threes), at most one wild card for "
+                        f"every {self.ratio[1]} natural cards", self.sets_source)
+            if self._barred_out(st, seat, len(cards)):
+                return "the partner said no: the player keeps a card and does not go out", self.ask_source
+            return None
+        if k == "add":
+            i = (codec.number(a) or 0) - 1
+            if not 0 <= i < len(bs.melds):
+                return f"there is no set {i + 1} on the table", self.source
+            if not self._can_add_to(st, seat, i):
+                return ("a player adds to the sets of their own side once laid out; while laying out, only to the "
+                        "sets of this lay-out", self.own_sets_source)
+            m = bs.melds[i]
+            if not self.fits(m, cards[0]):
+                if self.meld_rank[cards[0]] == WILD and self.clean_closed and self.is_book(m) and \
+                        not self.wilds_in(m[3]):
+                    return "a clean book is closed to wild cards", self.closed_source
+                return "that card does not fit the set (its rank, or one wild card for every two natural cards)", \
+                    self.ratio_source
+            if self._barred_out(st, seat, 1):
+                return "the partner said no: the player keeps a card and does not go out", self.ask_source
+            return None
+        return f"not allowed in the '{self.id}' phase now", self.source
+
+    def representative(self, st: State, a: Action) -> Action:
+        """``a`` with its cards replaced by the lowest held cards of the same classes (rank and value):
+        the action the legal list names for it (discards: the first held copy of the face)."""
+        codec = self.codec
+        k = codec.kind(a)
+        if st.cur < 0 or k not in ("meld", "add"):
+            return super().representative(st, a)
+        reps = self._reps(st.hands[st.cur])
+        cards = codec.cards(a)
+        if any(self.cls[c] not in reps for c in cards):
+            return a
+        picked = self._pick(reps, tuple(self.cls[c] for c in cards))
+        if picked is None:
+            return a
+        return codec.encode(k, codec.number(a), cards=sorted(picked))
+
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+        return self._refusal(st, a) or (f"not allowed in the '{self.id}' phase now", self.source)
+
+    # --- flow -------------------------------------------------------------------------
+    def _end(self, st: State, how: str) -> None:
+        self._bs(st).ended_by = how
+        st.cur = -1
+        st.next_phase()
+
+    def _begin_turn(self, st: State, seat: int) -> None:
+        bs = self._bs(st)
+        st.cur = seat
+        bs.turns += 1
+        bs.stage = "draw"
+        bs.pending = bs.opened = -1
+        bs.retracted = bs.asked = False
+        bs.answer = ""
+        if not st.piles[self.stock]:
+            disc = st.piles[self.discard]
+            if self.exhausted == "reshuffle" and len(disc) > 1 and bs.reshuffled != self.reshuffles:
+                bs.reshuffled += 1
+                st.piles[self.stock] = st.shuffled(disc[:-1])
+                st.piles[self.discard] = disc[-1:]
+            else:
+                self._end(st, "exhausted")
+
+    def start(self, st: State) -> None:
+        st.piles[self.discard] = []
+        st.piles[self.meld_zone] = []
+        self._begin_turn(st, st.next_seat(st.dealer))
+
+    def _next(self, st: State, seat: int) -> None:
+        self._begin_turn(st, st.next_seat(seat))
+
+    def _after_giving(self, st: State, seat: int, discarded: bool) -> None:
+        """After cards left the hand: take up the reserve, go out, or end a turn with no cards."""
+        bs = self._bs(st)
+        if st.hands[seat]:
+            if discarded:
+                self._next(st, seat)
+            return
+        if bs.pending >= 0:  # a lay-out short of the minimum used the whole hand: it can only be taken back
+            return
+        if not bs.footed >> seat & 1:
+            self._take_reserve(st, seat)
+            if discarded or self.pickup == "next_turn" or not st.hands[seat]:
+                self._next(st, seat)
+            return
+        if self.has_books(st, seat):
+            bs.out_seat = seat
+            self._end(st, "went_out")
+            return
+        self._next(st, seat)  # every card used, without the books: play goes on
+
+    def _take_reserve(self, st: State, seat: int) -> None:
+        """The used-up hand is replaced by the reserve (the foot)."""
+        self._bs(st).footed |= 1 << seat
+        st.hands[seat] = st.seat_piles[self.reserve][seat]
+        st.seat_piles[self.reserve][seat] = 0
+
+    def _laid(self, st: State, seat: int, cards: tuple[Card, ...], index: int) -> None:
+        """Bookkeeping after a set was started or grown: the lay-out reaching its minimum."""
+        bs = self._bs(st)
+        st.piles[self.meld_zone].extend(cards)
+        if bs.pending >= 0:
+            pts = sum(self.set_points(m) for m in bs.melds[bs.pending:])
+            if pts >= self.minimum_now(st):
+                bs.pending = -1
+                bs.laid_out |= 1 << seat
+
+    def try_apply(self, st: State, a: Action) -> bool:
+        if self._refusal(st, a) is not None:
+            return False
+        bs = self._bs(st)
+        codec = self.codec
+        seat = st.cur
+        k = codec.kind(a)
+        if k == "draw_stock":
+            stock = st.piles[self.stock]
+            got = stock[-self.draw:]
+            del stock[-self.draw:]
+            st.hands[seat] |= st.game.deck.mask(got)
+            bs.stage = "play"
+        elif k == "take":
+            disc = st.piles[self.discard]
+            st.hands[seat] |= st.game.deck.mask(disc)
+            st.piles[self.discard] = []
+            bs.stage = "play"
+        elif k == "discard":
+            c = codec.cards(a)[0]
+            st.hands[seat] &= ~(1 << c)
+            st.piles[self.discard].append(c)
+            self._after_giving(st, seat, True)
+        elif k == "meld":
+            cards = codec.cards(a)
+            rank = self.new_set_rank(cards)
+            assert rank is not None
+            if not bs.laid_out >> seat & 1 and bs.pending < 0:
+                bs.pending = len(bs.melds)
+            if bs.opened < 0 and (bs.pending >= 0 or bs.stage == "draw"):
+                bs.opened = len(bs.melds)
+            bs.melds = (*bs.melds, (st.game.entity_of[seat], seat, rank, tuple(cards)))
+            st.hands[seat] &= ~st.game.deck.mask(cards)
+            self._laid(st, seat, cards, len(bs.melds) - 1)
+            self._after_giving(st, seat, False)
+        elif k == "add":
+            i = (codec.number(a) or 0) - 1
+            c = codec.cards(a)[0]
+            m = bs.melds[i]
+            bs.melds = (*bs.melds[:i], (m[0], m[1], m[2], (*m[3], c)), *bs.melds[i + 1:])
+            st.hands[seat] &= ~(1 << c)
+            self._laid(st, seat, (c,), i)
+            self._after_giving(st, seat, False)
+        elif k == "retract":
+            back = bs.melds[bs.pending:]
+            bs.melds = bs.melds[:bs.pending]
+            gone = {c for m in back for c in m[3]}
+            st.piles[self.meld_zone] = [c for c in st.piles[self.meld_zone] if c not in gone]
+            st.hands[seat] |= st.game.deck.mask(gone)
+            bs.pending = -1
+            bs.opened = -1
+            bs.retracted = True
+        elif k == "ask":
+            bs.asked = True
+            bs.stage = "answer"
+            st.cur = self.partner(st, seat)
+        elif k == "answer":
+            bs.answer = self._answers[a]
+            bs.stage = "play"
+            st.cur = self.partner(st, st.cur)
+        return True
+
+    # --- the rule bot's play --------------------------------------------------------------
+    def bot_choice(self, st: State, legal: list[Action]) -> Action:
+        """A rule follower: lays out as soon as the hand reaches the minimum, builds sets into books with
+        natural cards (wild cards toward the dirty books the side lacks), goes out when it may (by using up
+        its cards), and discards threes first, then the loneliest, cheapest natural card."""
+        bs = self._bs(st)
+        codec = self.codec
+        seat = st.cur
+        by_kind: dict[str, list[Action]] = {}
+        for a in legal:
+            by_kind.setdefault(codec.kind(a), []).append(a)
+        if "answer" in by_kind:
+            return codec.encode("answer", choice="yes")
+        melds = [a for a in by_kind.get("meld", ()) if not self.wilds_in(codec.cards(a))]
+        melds = melds or by_kind.get("meld", [])
+        adds = by_kind.get("add", [])
+        nat_adds = [a for a in adds if self.meld_rank[codec.cards(a)[0]] != WILD]
+        side = st.game.entity_of[seat]
+        _, dirty, _ = self.books_of(bs.melds, side)
+        wild_adds = [a for a in adds if self.meld_rank[codec.cards(a)[0]] == WILD and
+                     (dirty < self.need_dirty or bs.pending >= 0) and
+                     len(bs.melds[(codec.number(a) or 1) - 1][3]) >= (0 if bs.pending >= 0 else 4)]
+        if bs.pending >= 0:
+            started = {m[2] for m in bs.melds[bs.pending:]}
+            fresh = [a for a in melds if self.meld_rank[codec.cards(a)[0]] not in started]
+            for group in (nat_adds, fresh, wild_adds, melds, by_kind.get("meld", []), adds):
+                if group:
+                    return max(group, key=lambda a: sum(self.value[c] for c in codec.cards(a)))
+            return legal[0]  # only taking the lay-out back is left
+        laid = bool(bs.laid_out >> seat & 1)
+        if not laid and melds and self._reachable(st, seat) >= self.minimum_now(st):
+            return max(melds, key=lambda a: sum(self.value[c] for c in codec.cards(a)))
+        if laid and (melds or nat_adds or wild_adds):
+            open_ranks = {m[2] for m in bs.melds
+                          if m[0] == side and not (self.clean_closed and self.book_kind(m) == "clean")}
+            fresh = [a for a in melds if self.meld_rank[codec.cards(a)[0]] not in open_ranks]
+            if nat_adds:  # grow the biggest set first, toward a book
+                return max(nat_adds, key=lambda a: (len(bs.melds[(codec.number(a) or 1) - 1][3]), -a))
+            if fresh or wild_adds:
+                return (fresh or wild_adds)[0]
+        if "take" in by_kind:
+            top = st.piles[self.discard][-1]
+            r = self.meld_rank[top]
+            held = sum(1 for c in st.game.deck.cards_of(st.hands[seat]) if self.meld_rank[c] == r)
+            if r >= 0 and (held >= 2 or (laid and any(m[0] == side and self.fits(m, top) for m in bs.melds))):
+                return by_kind["take"][0]
+        if "draw_stock" in by_kind:
+            return by_kind["draw_stock"][0]
+        if "discard" in by_kind:
+            hand = st.hands[seat]
+            count: dict[int, int] = {}
+            for c in st.game.deck.cards_of(hand):
+                count[self.meld_rank[c]] = count.get(self.meld_rank[c], 0) + 1
+
+            def keep(a: Action) -> tuple[int, int, int]:
+                c = codec.cards(a)[0]
+                r = self.meld_rank[c]
+                if r == UNMELDABLE:
+                    return (0, -self.penalty[c], c)
+                if r == WILD:
+                    return (3, self.value[c], c)
+                return (1 if count[r] < 2 else 2, count[r] * 100 + self.value[c], c)
+            return min(by_kind["discard"], key=keep)
+        return legal[0]
+
+    def _reachable(self, st: State, seat: int) -> int:
+        """Points the hand could lay out now: sets of its natural cards (a wild for each pair short of three)."""
+        hand = st.hands[seat]
+        nat: dict[int, list[int]] = {}
+        wilds = sorted((self.value[c] for c in st.game.deck.cards_of(hand) if self.meld_rank[c] == WILD),
+                       reverse=True)
+        for c in st.game.deck.cards_of(hand):
+            if self.meld_rank[c] >= 0:
+                nat.setdefault(self.meld_rank[c], []).append(self.value[c])
+        pts = 0
+        for vals in nat.values():
+            if len(vals) >= self.min_size:
+                pts += sum(vals)
+            elif len(vals) == self.min_size - 1 and wilds and self.ratio_ok(len(vals), 1):
+                pts += sum(vals) + wilds.pop(0)
+        return pts
+
+    # --- views and facts ------------------------------------------------------------
+    def public_view(self, st: State) -> dict[str, Any]:
+        bs = self._bs(st)
+        names = st.game.deck.names
+        return {"lay_out_minimum": self.minimum_now(st),
+                "laid_out": [s for s in range(st.game.num_players) if bs.laid_out >> s & 1],
+                "in_foot": [s for s in range(st.game.num_players) if bs.footed >> s & 1],
+                "sets": [{"number": i + 1, "side": m[0], "by": m[1], "cards": [names[c] for c in m[3]],
+                          "book": self.book_kind(m) or None} for i, m in enumerate(bs.melds)],
+                **({"answer": bs.answer} if bs.answer else {})}
+
+    def fact_names(self) -> list[str]:
+        return ["clean_books", "dirty_books", "wild_books", "melded", "held", "went_out", "ended_by"]
+
+    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+        bs = self._bs(st)
+        sides = {st.game.entity_of[s] for s in seats}
+        clean = dirty = wild = 0
+        for side in sides:
+            c, d, w = self.books_of(bs.melds, side)
+            clean, dirty, wild = clean + c, dirty + d, wild + w
+        deck = st.game.deck
+        held = sum(self.penalty[c] for s in seats
+                   for c in deck.cards_of(st.hands[s] | st.seat_piles[self.reserve][s]))
+        return {"clean_books": clean, "dirty_books": dirty, "wild_books": wild,
+                "melded": sum(self.value[c] for m in bs.melds if m[0] in sides for c in m[3]),
+                "held": held, "went_out": bs.out_seat in seats, "ended_by": bs.ended_by or "exhausted"}
+
+    def result_fields(self, st: State) -> dict[str, Any]:
+        bs = self._bs(st)
+        names = st.game.deck.names
+        return {"ended_by": bs.ended_by, "went_out": bs.out_seat if bs.out_seat >= 0 else None,
+                "melds": [[names[c] for c in m[3]] for m in bs.melds]}
+
+    def max_books(self) -> int:
+        """The most books one side can hold (every card in books)."""
+        assert self.game is not None
+        return self.game.deck.size // self.book_size
+
+    def declarations(self) -> Declared:
+        """Draws, taking the pile, sets and additions, taking back a lay-out, the reserve; no bound on turns."""
+        assert self.game is not None
+        n = self.game.deck.size
+        hold = self.game.deck.size  # a hand never holds more than the deck
+        moves = [Transfer("draw from the pickup pile", self.stock, HAND, (1, self.draw), ("draw_stock",)),
+                 Transfer("discard", HAND, self.discard, 1, ("discard",)),
+                 Transfer("start a set", HAND, self.meld_zone, self.min_size, ("meld",)),
+                 Transfer("add a card to a set", HAND, self.meld_zone, 1, ("add",)),
+                 Transfer("take back a lay-out short of the minimum", self.meld_zone, HAND, (self.min_size, hold),
+                          ("retract",)),
+                 Transfer(f"take up the {self.reserve} when the hand is used up", self.reserve, HAND, (1, hold),
+                          ("meld", "add", "discard"), follow_on=True)]
+        if self.take_pile != "never":
+            moves.append(Transfer("take the whole discard pile", self.discard, HAND, ALL, ("take",)))
+        if self.exhausted == "reshuffle":
+            moves.append(Transfer("reshuffle the discards into the pickup pile", self.discard, self.stock,
+                                  (1, n - 1), ("discard", "meld", "add"), chance=True, follow_on=True))
+        pos = sum(v for c, v in enumerate(self.value) if v > 0 and self.meld_rank[c] != UNMELDABLE)
+        facts = (Fact("clean_books", tuple(range(self.max_books() + 1))),
+                 Fact("dirty_books", tuple(range(self.max_books() + 1))),
+                 Fact("wild_books", tuple(range(self.max_books() + 1 if self.wild_sets else 1))),
+                 Fact("melded", tuple(range(pos + 1))),
+                 Fact("held", tuple(range(sum(self.penalty) + 1))),
+                 Fact("went_out", BOOL), Fact("ended_by", ("went_out", "exhausted")))
+        if self.exhausted == "reshuffle" and self.reshuffles < 0:
+            why = "the discards are reshuffled into the pickup pile, so turns may go on without end"
+        elif self.take_pile != "never":
+            why = ("a player may take the discard pile on any turn, which never shortens the pickup pile, so turns "
+                   "may go on without end (each turn that draws shortens it, and the round ends when it is empty)")
+        else:
+            why = ("every turn draws from the pickup pile and the round ends when it is empty, but no bound on the "
+                   "sets laid in a turn is declared")
+        return Declared(tuple(moves), None, why, facts)
