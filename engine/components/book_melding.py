@@ -39,7 +39,8 @@ When a player's hand is used up and the reserve (foot) is not yet taken, it
 becomes the hand at once (``reserve_pickup: at_once``: a hand used up by melding
 goes on from the foot in the same turn), or the turn ends there and the foot is
 played from the player's next turn (``next_turn``: it is taken up as the turn ends,
-which nobody but its holder can tell from taking it up as the next turn starts). A player whose hand and reserve are both used up
+which nobody but its holder can tell from taking it up as the next turn starts).
+A player whose hand and reserve are both used up
 goes out if the side holds ``go_out`` books (``clean`` and ``dirty``; with ``points``, per
 round, also melded cards worth that much) and ends
 the round at once; otherwise the turn ends and play goes on. When a turn
@@ -164,8 +165,8 @@ class BookMelding(CheckingDoer):
         self.out_points_spec: Any = go.get("points", 0)
         self.go_out_source = Source(**go["source"])
         ask = d.get("ask")
-        self.ask_on: bool = bool(ask) and ask["enabled"]
-        self.binding: bool = bool(ask) and ask["answer"] == "binding"
+        self.ask_on: bool = ask is not None and bool(ask["enabled"])
+        self.binding: bool = ask is not None and ask["answer"] == "binding"
         self.ask_source = Source(**ask["source"]) if ask else self.source
         if ask and ask["answer"] not in ("advisory", "binding"):
             raise SpecError("ask.answer must be advisory or binding", file, key=f"{key}.ask.answer")
@@ -327,7 +328,7 @@ class BookMelding(CheckingDoer):
         out: list[tuple[Card, ...]] = []
         size = self.min_size
         nat_by_rank: dict[int, list[Card]] = {}
-        for key, cs in sorted(reps.items()):
+        for _cls, cs in sorted(reps.items()):
             r = self.meld_rank[cs[0]]
             if r >= 0:
                 nat_by_rank.setdefault(r, []).extend(cs)

@@ -90,7 +90,7 @@ class PileDeal(CheckingDoer):
             raise SpecError("pile_deal deals two piles to each player (piles and seen name two zones each)", file,
                             key=f"{key}.piles")
         self.rows: tuple[PassRow, ...] = tuple(
-            PassRow(tuple(r["rounds"]), tuple(r["players"]), tuple(r["to"]), Source(**r["source"]))  # type: ignore[arg-type]
+            PassRow(tuple(r["rounds"]), tuple(r["players"]), tuple(r["to"]), Source(**r["source"]))
             for r in d["passing"])
         for i, r in enumerate(self.rows):
             if len(r.to) != len(self.piles):
@@ -110,11 +110,14 @@ class PileDeal(CheckingDoer):
         rounds = len(game.schedule) if game.schedule is not None else 1
         self.offsets: list[tuple[int, ...]] = []
         for rnd in range(1, rounds + 1):
-            hits = [r for r in self.rows if r.holds(rnd, n)]
-            if len(hits) != 1:
-                what = "no passing row covers" if not hits else f"{len(hits)} passing rows cover"
-                raise SpecError(f"{what} round {rnd} with {n} players", self.file, key=f"{self.key}.passing")
-            self.offsets.append(tuple(offset(t, n) for t in hits[0].to))
+            for players in range(2, 17):  # the table is checked for every player count, not only this one
+                hits = [r for r in self.rows if r.holds(rnd, players)]
+                if len(hits) != 1:
+                    what = "no passing row covers" if not hits else f"{len(hits)} passing rows cover"
+                    raise SpecError(f"{what} round {rnd} with {players} players", self.file,
+                                    key=f"{self.key}.passing")
+                if players == n:
+                    self.offsets.append(tuple(offset(t, n) for t in hits[0].to))
         if game.deal.hand_size != 0:
             raise SpecError("with a pile_deal phase the deal clause deals no hands (hand_size: 0)", self.file,
                             key=f"{self.key}")
