@@ -121,7 +121,6 @@ class BookMelding(CheckingDoer):
         self.reserve: str = d["reserve"]
         self.draw: int = d["draw"]
         self.pickup: str = d["reserve_pickup"]
-        self.pickup_source = Source(**d["reserve_pickup_source"])
         if self.pickup not in ("at_once", "next_turn"):
             raise SpecError("reserve_pickup must be at_once or next_turn", file, key=f"{key}.reserve_pickup")
         self.take_pile: str = d["take_pile"]
@@ -141,7 +140,6 @@ class BookMelding(CheckingDoer):
         self.ratio: tuple[int, int] = (s["wild_ratio"][0], s["wild_ratio"][1])
         self.wild_sets: bool = s["wild_books"] == "allowed"
         self.sets_source = Source(**s["source"])
-        self.wild_source = Source(**s["wild_source"])
         self.ratio_source = Source(**s["wild_ratio_source"])
         self.unmeldable_source = Source(**s["unmeldable_source"])
         b = d["books"]
@@ -150,7 +148,6 @@ class BookMelding(CheckingDoer):
         self.closed_source = Source(**b["clean_closed_source"])
         self.book_points: dict[str, int] = dict(b["points"])
         self.values_spec: Mapping[str, Any] = d["values"]
-        self.values_source = Source(**d["values_source"])
         lo = d["lay_out"]
         self.minimum_spec: Any = lo["minimum"]
         self.counts_books: bool = lo["counts_books"]
@@ -163,7 +160,6 @@ class BookMelding(CheckingDoer):
         self.need_clean: int = go["clean"]
         self.need_dirty: int = go["dirty"]
         self.out_points_spec: Any = go.get("points", 0)
-        self.go_out_source = Source(**go["source"])
         ask = d.get("ask")
         self.ask_on: bool = ask is not None and bool(ask["enabled"])
         self.binding: bool = ask is not None and ask["answer"] == "binding"
@@ -499,6 +495,8 @@ class BookMelding(CheckingDoer):
                 if bs.stage == "draw" and bs.laid_out >> seat & 1:
                     return "a player who has laid out melds after drawing", self.lay_out_source
                 return "the player may not lay down a new set now", self.lay_out_source
+            if any(self.meld_rank[c] == UNMELDABLE for c in cards):
+                return "threes (the unmeldable ranks) are never melded", self.unmeldable_source
             if self.new_set_rank(cards) is None:
                 return (f"a new set is {self.min_size} cards of one rank (no threes), at most one wild card for "
                         f"every {self.ratio[1]} natural cards", self.sets_source)
@@ -600,7 +598,7 @@ class BookMelding(CheckingDoer):
         st.hands[seat] = st.seat_piles[self.reserve][seat]
         st.seat_piles[self.reserve][seat] = 0
 
-    def _laid(self, st: State, seat: int, cards: tuple[Card, ...], index: int) -> None:
+    def _laid(self, st: State, seat: int, cards: tuple[Card, ...]) -> None:
         """Bookkeeping after a set was started or grown: the lay-out reaching its minimum."""
         bs = self._bs(st)
         st.piles[self.meld_zone].extend(cards)
@@ -643,7 +641,7 @@ class BookMelding(CheckingDoer):
                 bs.opened = len(bs.melds)
             bs.melds = (*bs.melds, (st.game.entity_of[seat], seat, rank, tuple(cards)))
             st.hands[seat] &= ~st.game.deck.mask(cards)
-            self._laid(st, seat, cards, len(bs.melds) - 1)
+            self._laid(st, seat, cards)
             self._after_giving(st, seat, False)
         elif k == "add":
             i = (codec.number(a) or 0) - 1
@@ -651,7 +649,7 @@ class BookMelding(CheckingDoer):
             m = bs.melds[i]
             bs.melds = (*bs.melds[:i], (m[0], m[1], m[2], (*m[3], c)), *bs.melds[i + 1:])
             st.hands[seat] &= ~(1 << c)
-            self._laid(st, seat, (c,), i)
+            self._laid(st, seat, (c,))
             self._after_giving(st, seat, False)
         elif k == "retract":
             back = bs.melds[bs.pending:]
