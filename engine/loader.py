@@ -106,6 +106,8 @@ def _prescan(text: str, file: str) -> None:
                     raise SpecError(f"more than {MAX_NODES} YAML nodes", file)
     except yaml.YAMLError as exc:
         problem, line = _yaml_problem(exc)
+        if "maximum nesting depth" in problem:  # libyaml (PyYAML 6.0.4 on) stops far deeper than MAX_DEPTH
+            raise SpecError(f"nesting deeper than {MAX_DEPTH} levels", file, line) from None
         raise SpecError(f"malformed YAML: {problem}", file, line) from None
 
 

@@ -111,10 +111,14 @@ def sides_declarations(game: Game, pairs: bool) -> Declared:
 def declared_facts(parts: Sequence[Declarer]) -> dict[str, FactDomain]:
     """Fact name to domain, over every declaration (two parts offering one fact: the union of domains)."""
     got: dict[str, list[Value]] = {}
+    seen: dict[str, set[Value]] = {}
     for p in parts:
         for f in p.declared.facts if p.declared is not None else ():
-            dom = got.setdefault(f.name, [])
-            dom.extend(v for v in f.domain if v not in dom)
+            dom, have = got.setdefault(f.name, []), seen.setdefault(f.name, set())
+            for v in f.domain:
+                if v not in have:
+                    have.add(v)
+                    dom.append(v)
     for dom in got.values():
         if dom and all(type(v) is int for v in dom):
             dom.sort(key=int)
@@ -183,7 +187,8 @@ class Scoring:
                     raise SpecError(f"table input '{inp.name}' is not a fact of this game; known: "
                                     f"{', '.join(sorted(set(facts) | computed))}", file,
                                     key=f"scoring.tables.{i}.inputs")
-                stray = [v for v in facts[inp.name] if v not in inp.domain]
+                allowed = set(inp.domain)
+                stray = [v for v in facts[inp.name] if v not in allowed]
                 if stray:
                     raise SpecError(f"table input '{inp.name}' omits reachable values {stray}", file,
                                     key=f"scoring.tables.{i}.inputs.{inp.name}")
