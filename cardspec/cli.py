@@ -196,15 +196,16 @@ def check_rows(systems: Sequence[str], n: int, bot: str, jobs: int = 1) -> Itera
     every match in them) are the same, in the same order: each match depends only
     on its system, options and seed.
     """
-    work = [(sid, opts) for sid in systems for opts in load(sid).option_sets()]
+    work = [(sid, opts, spec.check_matches(opts, n)) for sid in systems
+            for spec in (load(sid),) for opts in spec.option_sets()]
     if jobs <= 1 or len(work) < 2:
-        for sid, opts in work:
-            yield check_one(sid, opts, n, bot)
+        for sid, opts, k in work:
+            yield check_one(sid, opts, k, bot)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(check_one, sid, opts, n, bot) for sid, opts in work]
+        futures = [pool.submit(check_one, sid, opts, k, bot) for sid, opts, k in work]
         for f in futures:
             yield f.result()
 
@@ -223,12 +224,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     console = Console(stderr=False)
     for sid in systems:
-        table = Table(title=f"{sid}: {args.n} checked matches per option set")
-        for col in ("option set", "actions", "hands", "status", "s"):
+        more = " (more where the spec's check clause asks)" if load(sid).check_sets else ""
+        table = Table(title=f"{sid}: {args.n} checked matches per option set{more}")
+        for col in ("option set", "matches", "actions", "hands", "status", "s"):
             table.add_column(col)
         for row in check_rows([sid], args.n, args.bot, args.jobs):
             rows.append(row)
-            table.add_row(_label(row["options"]), str(row["actions"]), str(row["hands"]),
+            table.add_row(_label(row["options"]), str(row["matches"]), str(row["actions"]), str(row["hands"]),
                           row["status"] if not row["violations"] else row["violations"][0],
                           f"{row['seconds']:.1f}")
         if not args.json:

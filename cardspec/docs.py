@@ -87,7 +87,7 @@ def _zones(items: list[Any]) -> list[str]:
         choices = [(f" (option `{z['$option']}` = {k})", v) for k, v in z["map"].items()] if "$option" in z \
             else [("", z)]
         for label, x in choices:
-            vis = x["visibility"] + (f" {x['top']}" if "top" in x else "") + \
+            vis = _value(x["visibility"]) + (f" {x['top']}" if "top" in x else "") + \
                 (f", shows {', '.join(x['shows_ranks'])}" if "shows_ranks" in x else "")
             out.append(f"| `{x['id']}`{label} | {x['owner']} | {x['order']} | {vis} | {x.get('description', '')} | "
                        f"“{x['source']['quote']}” |")

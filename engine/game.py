@@ -79,9 +79,9 @@ class Game:
         self.num_players: int = n
         pships = p.get("partnerships", [])
         if pships == "opposite":  # partners sit opposite each other: seats s and s + n/2 (hand-and-foot teams)
-            if n % 2:
-                raise SpecError(f"partners sitting opposite need an even number of players, not {n}", f,
-                                key="players.partnerships")
+            if n % 2 or n < 4:
+                raise SpecError(f"partners sitting opposite need an even number of players, four or more (two "
+                                f"sides at least), not {n}", f, key="players.partnerships")
             pships = [[s, s + n // 2] for s in range(n // 2)]
         teams = [tuple(t) for t in pships] or [(i,) for i in range(n)]
         seats = sorted(s for t in teams for s in t)

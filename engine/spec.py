@@ -84,7 +84,21 @@ class Spec:
                 combo = {**a.with_options, a.option: v}
                 if v != decls[a.option].default and combo not in sets:
                     sets.append(combo)
+        for combo, _n in self.check_sets:
+            if combo not in sets:
+                sets.append(combo)
         return sets
+
+    @property
+    def check_sets(self) -> list[tuple[dict[str, Any], int]]:
+        """The option sets the spec's ``check`` clause names, each with the matches ``cardspec check`` plays
+        at least (say, every player count the text names)."""
+        c = self.data.get("check")
+        return [(dict(o), int(c["matches"])) for o in c["option_sets"]] if c else []
+
+    def check_matches(self, opts: dict[str, Any], n: int) -> int:
+        """How many matches ``cardspec check`` plays under ``opts`` when asked for ``n`` per option set."""
+        return max([n, *(m for o, m in self.check_sets if o == opts)])
 
     def check_register(self) -> None:
         """Each ambiguity names a declared option; its decision is that option's default; every
@@ -128,6 +142,17 @@ class Spec:
             if a.decision != key_of(d.default):
                 raise SpecError(f"ambiguity '{a.id}': decision '{a.decision}' differs from the default "
                                 f"'{key_of(d.default)}' of option '{a.option}'", self.file, line, key)
+        for i, (combo, _n) in enumerate(self.check_sets):
+            key = f"check.option_sets.{i}"
+            line = self.loaded.line_of(("check", "option_sets", i))
+            for k, v in combo.items():
+                if k not in decls:
+                    raise SpecError(f"check: option set {i + 1} names '{k}', which is not a declared option",
+                                    self.file, line, key)
+                try:
+                    decls[k].check(v)
+                except OptionError as exc:
+                    raise SpecError(f"check: option set {i + 1}: {exc}", self.file, line, key) from None
 
 
 REGISTRY_PREFIX = "_"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -161,7 +162,12 @@ CASES: list[tuple[str, str, Edit, str, str]] = [
      "take_pile must be any, top_usable or never", "phases.1.take_pile"),
     ("hand-and-foot", "partners opposite, odd count",
      lambda d: d["players"].update(count=5, partnerships="opposite"),
-     "partners sitting opposite need an even number of players, not 5", "players.partnerships"),
+     "partners sitting opposite need an even number of players, four or more (two sides at least), not 5",
+     "players.partnerships"),
+    ("hand-and-foot", "partners opposite, one side",
+     lambda d: d["players"].update(count=2, partnerships="opposite"),
+     "partners sitting opposite need an even number of players, four or more (two sides at least), not 2",
+     "players.partnerships"),
 ]
 
 
@@ -189,3 +195,21 @@ def test_an_option_map_that_bends_a_clause_is_reported_with_the_options() -> Non
         Game(Spec(data, base.file, base.loaded), {"all_pass": "redeal"})
     assert err.value.detail.startswith("with options {'all_pass': 'redeal'") and "7" in err.value.detail
     assert err.value.key == "phases.0.all_pass"
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ("{seats: 3}", "check: option set 6 names 'seats', which is not a declared option"),
+    ("{players: 9}", "check: option set 6: "),
+])
+def test_the_check_clause_names_declared_options_and_values(tmp_path: Path, extra: str, message: str) -> None:
+    """The option sets a spec's ``check`` clause names are validated on load, with the line of the clause."""
+    base = load("hand-and-foot")
+    text = Path(base.file).read_text(encoding="utf-8")
+    old = "option_sets: [{players: 2}, {players: 3}, {}, {teams: true}, {players: 6, teams: true}]"
+    assert old in text
+    bad = tmp_path / "hf.yaml"
+    bad.write_text(text.replace(old, old[:-1] + ", " + extra + "]"), encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        load(str(bad))
+    assert err.value.detail.startswith(message) and err.value.key == "check.option_sets.5"
+    assert err.value.line == text[:text.index(old)].count("\n") + 1

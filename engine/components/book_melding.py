@@ -23,9 +23,10 @@ A turn, in stages:
   and adds single cards to any set of their side (``add N X``: set number
   ``N``, counted from 1 in the order laid); a player who has not may lay out
   (``any_time``); every player ends the turn with ``discard X``.
-* ``ask`` / ``answer``: with partners, a player whose side holds the books
-  needed to go out may ask the partner once per turn whether to finish; the
-  partner answers ``answer yes`` or ``answer no``. With ``ask.answer: binding``
+* ``ask`` / ``answer``: with partners, a player may ask the partner once per
+  turn, after drawing, whether to finish (``ask.when: could_go_out``: only in
+  the foot, holding the books needed and two cards or more; ``any_turn``: in
+  any turn); the partner answers ``yes`` or ``no``. With ``ask.answer: binding``
   a no forbids going out this turn; with ``advisory`` it binds nothing.
 
 Sets: cards of one rank (``unmeldable`` ranks never), with wild cards (the
@@ -35,16 +36,20 @@ book: clean without a wild, dirty with one. With ``clean_closed: closed`` no
 wild joins a clean book. With ``wild_books: allowed`` a set may be all wild
 cards (it is neither clean nor dirty; a book of them is a wild book).
 
-When a player's hand is used up and the reserve (foot) is not yet taken, it
+The reserve lies in the seat zone ``reserve`` (face down) or ``reserve_seen`` (known to
+its holder, who looked at it before choosing). When a player's hand is used up and the
+reserve (foot) is not yet taken, it
 becomes the hand at once (``reserve_pickup: at_once``: a hand used up by melding
 goes on from the foot in the same turn), or the turn ends there and the foot is
 played from the player's next turn (``next_turn``: it is taken up as the turn ends,
 which nobody but its holder can tell from taking it up as the next turn starts).
 A player whose hand and reserve are both used up
-goes out if the side holds ``go_out`` books (``clean`` and ``dirty``; with ``points``, per
-round, also melded cards worth that much) and ends
+goes out if it holds ``go_out`` books (``clean`` and ``dirty``, counted over the side's sets, or with
+``count: own_sets`` over the sets the player started; with ``clean_for_dirty`` a clean book beyond those
+needed stands in for a dirty one; with ``points``, per round, also melded cards worth that much) and ends
 the round at once; otherwise the turn ends and play goes on. When a turn
-starts with the stock empty, ``stock_exhausted``: ``end_round`` ends the round,
+starts with the stock empty (or, with ``stock_short: empty``, holding fewer than
+``draw`` cards), ``stock_exhausted``: ``end_round`` ends the round,
 ``reshuffle`` shuffles all but the top discard into a new stock (at most
 ``reshuffles`` times a round, if given; then the round ends).
 
@@ -119,6 +124,8 @@ class BookMelding(CheckingDoer):
         self.discard: str = d["discard"]
         self.meld_zone: str = d["melds"]
         self.reserve: str = d["reserve"]
+        self.reserves: tuple[str, ...] = tuple(dict.fromkeys((self.reserve, d.get("reserve_seen", self.reserve))))
+        """The seat zones a reserve may lie in: face down, or (``reserve_seen``) known to its holder."""
         self.draw: int = d["draw"]
         self.pickup: str = d["reserve_pickup"]
         if self.pickup not in ("at_once", "next_turn"):
@@ -128,6 +135,10 @@ class BookMelding(CheckingDoer):
         if self.take_pile not in ("any", "top_usable", "never"):
             raise SpecError("take_pile must be any, top_usable or never", file, key=f"{key}.take_pile")
         self.exhausted: str = d["stock_exhausted"]
+        self.short_ends: bool = d.get("stock_short", "draw_rest") == "empty"
+        """Whether a stock holding fewer than ``draw`` cards counts as empty (else the player draws what is left)."""
+        if d.get("stock_short", "draw_rest") not in ("draw_rest", "empty"):
+            raise SpecError("stock_short must be draw_rest or empty", file, key=f"{key}.stock_short")
         self.reshuffles: int = d.get("reshuffles", -1)
         """At most this many reshuffles a round (-1: no limit); the next empty pickup pile ends the round."""
         if self.exhausted not in ("end_round", "reshuffle"):
@@ -159,6 +170,10 @@ class BookMelding(CheckingDoer):
         go = d["go_out"]
         self.need_clean: int = go["clean"]
         self.need_dirty: int = go["dirty"]
+        self.own_books: bool = go.get("count", "side") == "own_sets"
+        if go.get("count", "side") not in ("side", "own_sets"):
+            raise SpecError("go_out.count must be side or own_sets", file, key=f"{key}.go_out.count")
+        self.clean_for_dirty: bool = bool(go.get("clean_for_dirty", False))
         self.out_points_spec: Any = go.get("points", 0)
         ask = d.get("ask")
         self.ask_on: bool = ask is not None and bool(ask["enabled"])
@@ -166,10 +181,13 @@ class BookMelding(CheckingDoer):
         self.ask_source = Source(**ask["source"]) if ask else self.source
         if ask and ask["answer"] not in ("advisory", "binding"):
             raise SpecError("ask.answer must be advisory or binding", file, key=f"{key}.ask.answer")
+        self.ask_any_turn: bool = ask is not None and ask.get("when", "could_go_out") == "any_turn"
+        if ask and ask.get("when", "could_go_out") not in ("could_go_out", "any_turn"):
+            raise SpecError("ask.when must be could_go_out or any_turn", file, key=f"{key}.ask.when")
 
     # --- building -----------------------------------------------------------------
     def zone_ids(self) -> list[str]:
-        return ["hand", self.stock, self.discard, self.meld_zone, self.reserve]
+        return ["hand", self.stock, self.discard, self.meld_zone, *self.reserves]
 
     def action_sigs(self) -> list[KindSig]:
         out = [KindSig("draw_stock"), KindSig("discard", cards=(1, 1)),
@@ -296,10 +314,14 @@ class BookMelding(CheckingDoer):
         return kinds.count("clean"), kinds.count("dirty"), kinds.count("wild")
 
     def has_books(self, st: State, seat: int) -> bool:
-        """Whether the side of ``seat`` holds the books needed to go out."""
+        """Whether ``seat`` holds the books needed to go out: its side's (``go_out.count: side``) or those in
+        the sets it started itself (``own_sets``); with ``clean_for_dirty`` a clean book beyond those needed
+        stands in for a missing dirty one."""
         melds = self._bs(st).melds
         side = st.game.entity_of[seat]
-        clean, dirty, _ = self.books_of(melds, side)
+        clean, dirty, _ = self.books_of(tuple(m for m in melds if m[1] == seat) if self.own_books else melds, side)
+        if self.clean_for_dirty and clean > self.need_clean:
+            dirty += clean - self.need_clean
         if clean < self.need_clean or dirty < self.need_dirty:
             return False
         need = self.out_points[min(st.game.round_index(st.hand_no), len(self.out_points) - 1)]
@@ -368,7 +390,7 @@ class BookMelding(CheckingDoer):
     def _left_after(self, st: State, seat: int, k: int) -> int:
         """Cards the player would hold, hand and reserve, after giving up ``k`` from the hand."""
         return st.hands[seat].bit_count() - k + (0 if self._bs(st).footed >> seat & 1 else
-                                                 st.seat_piles[self.reserve][seat].bit_count())
+                                                 self.reserve_of(st, seat).bit_count())
 
     def _barred_out(self, st: State, seat: int, k: int, discard: bool = False) -> bool:
         """Whether giving up ``k`` cards is barred by a binding no: the player may not use up every card,
@@ -392,6 +414,15 @@ class BookMelding(CheckingDoer):
         if bs.stage != "play":
             return False
         return laid or (self.timing == "any_time" and not bs.retracted)
+
+    def could_be_done(self, st: State, seat: int) -> bool:
+        """Whether ``seat`` may ask its partner now (after drawing, once a turn, checked by the callers): with
+        ``ask.when: any_turn`` always; with ``could_go_out`` only in the foot, with the books, holding two cards
+        or more (one to use and one to keep, so the answer can matter)."""
+        if self.ask_any_turn:
+            return True
+        return bool(self._bs(st).footed >> seat & 1) and self.has_books(st, seat) and \
+            st.hands[seat].bit_count() >= 2
 
     def take_allowed(self, st: State, seat: int) -> bool:
         """Whether ``seat`` may take the discard pile now."""
@@ -431,8 +462,7 @@ class BookMelding(CheckingDoer):
             deck = st.game.deck
             held = deck.canonical(hand) if deck.has_copies else hand
             out += [self._discard_acts[c] for c in deck.cards_of(held) if not self._barred_out(st, seat, 1, True)]
-            if self.ask_on and self.partnered and not bs.asked and self.has_books(st, seat) and \
-                    bs.footed >> seat & 1 and hand.bit_count() >= 2:
+            if self.ask_on and self.partnered and not bs.asked and self.could_be_done(st, seat):
                 out.append(self._ask)
         if self.can_meld(st, seat) and not self._barred_out(st, seat, self.min_size):
             out += [codec.encode("meld", cards=cs) for cs in self._new_sets(hand)]
@@ -487,7 +517,7 @@ class BookMelding(CheckingDoer):
                 return "the question is asked of a partner, after drawing", self.ask_source
             if bs.asked:
                 return "the question is asked once a turn", self.ask_source
-            if not (self.has_books(st, seat) and bs.footed >> seat & 1 and hand.bit_count() >= 2):
+            if not self.could_be_done(st, seat):
                 return "only a player who could go out asks whether to be done", self.ask_source
             return None
         if k == "meld":
@@ -555,11 +585,12 @@ class BookMelding(CheckingDoer):
         bs.pending = bs.opened = -1
         bs.retracted = bs.asked = False
         bs.answer = ""
-        if not st.piles[self.stock]:
+        stock = st.piles[self.stock]
+        if not stock or (self.short_ends and len(stock) < self.draw):
             disc = st.piles[self.discard]
             if self.exhausted == "reshuffle" and len(disc) > 1 and bs.reshuffled != self.reshuffles:
                 bs.reshuffled += 1
-                st.piles[self.stock] = st.shuffled(disc[:-1])
+                st.piles[self.stock] = st.shuffled(stock + disc[:-1])
                 st.piles[self.discard] = disc[-1:]
             else:
                 self._end(st, "exhausted")
@@ -595,8 +626,16 @@ class BookMelding(CheckingDoer):
     def _take_reserve(self, st: State, seat: int) -> None:
         """The used-up hand is replaced by the reserve (the foot)."""
         self._bs(st).footed |= 1 << seat
-        st.hands[seat] = st.seat_piles[self.reserve][seat]
-        st.seat_piles[self.reserve][seat] = 0
+        st.hands[seat] = self.reserve_of(st, seat)
+        for z in self.reserves:
+            st.seat_piles[z][seat] = 0
+
+    def reserve_of(self, st: State, seat: int) -> int:
+        """The cards of a seat's reserve, in whichever of its zones it lies."""
+        mask = 0
+        for z in self.reserves:
+            mask |= st.seat_piles[z][seat]
+        return mask
 
     def _laid(self, st: State, seat: int, cards: tuple[Card, ...]) -> None:
         """Bookkeeping after a set was started or grown: the lay-out reaching its minimum."""
@@ -775,7 +814,7 @@ class BookMelding(CheckingDoer):
             clean, dirty, wild = clean + c, dirty + d, wild + w
         deck = st.game.deck
         held = sum(self.penalty[c] for s in seats
-                   for c in deck.cards_of(st.hands[s] | st.seat_piles[self.reserve][s]))
+                   for c in deck.cards_of(st.hands[s] | self.reserve_of(st, s)))
         return {"clean_books": clean, "dirty_books": dirty, "wild_books": wild,
                 "melded": sum(self.value[c] for m in bs.melds if m[0] in sides for c in m[3]),
                 "held": held, "went_out": bs.out_seat in seats, "ended_by": bs.ended_by or "exhausted"}
@@ -802,8 +841,8 @@ class BookMelding(CheckingDoer):
                  Transfer("add a card to a set", HAND, self.meld_zone, 1, ("add",)),
                  Transfer("take back a lay-out short of the minimum", self.meld_zone, HAND, (self.min_size, hold),
                           ("retract",)),
-                 Transfer(f"take up the {self.reserve} when the hand is used up", self.reserve, HAND, (1, hold),
-                          ("meld", "add", "discard"), follow_on=True)]
+                 *(Transfer(f"take up the {z} when the hand is used up", z, HAND, (1, hold),
+                            ("meld", "add", "discard"), follow_on=True) for z in self.reserves)]
         if self.take_pile != "never":
             moves.append(Transfer("take the whole discard pile", self.discard, HAND, ALL, ("take",)))
         if self.exhausted == "reshuffle":

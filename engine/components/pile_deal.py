@@ -18,11 +18,13 @@ In a round whose ``look`` is false, the piles lie in the face-down seat zones
 in turn names the pile that becomes the hand without looking: ``choose 1`` or
 ``choose 2``. In a round whose ``look`` is true the piles go to the ``seen``
 zones (visibility ``owner``) and the player looks before choosing. The other
-pile goes to the seat zone ``reserve`` (the foot). ``choose k`` is the only
+pile goes to the seat zone ``reserve`` (the foot; in a round whose piles were
+looked at, to ``reserve_seen`` if given, a zone its holder sees, since the
+holder has seen it). ``choose k`` is the only
 action kind; a player chooses once, so the phase takes exactly one action per
 player.
 
-Spec keys: ``from``, ``piles``, ``seen``, ``size``, ``reserve``, ``look``
+Spec keys: ``from``, ``piles``, ``seen``, ``size``, ``reserve``, ``reserve_seen``, ``look``
 (a bool or ``{$round: NAME}``), ``passing`` (rows of ``rounds: [lo, hi]``,
 ``players: [lo, hi]``, ``to: [offset, ...]``, ``source``) and ``source``.
 """
@@ -85,6 +87,8 @@ class PileDeal(CheckingDoer):
         self.seen: tuple[str, ...] = tuple(d["seen"])
         self.size: int = d["size"]
         self.reserve: str = d["reserve"]
+        self.reserve_seen: str = d.get("reserve_seen", self.reserve)
+        """Where the pile not chosen goes in a round whose piles were looked at (the holder has seen it)."""
         self.look_spec: Any = d["look"]
         if len(self.piles) != 2 or len(self.seen) != 2:
             raise SpecError("pile_deal deals two piles to each player (piles and seen name two zones each)", file,
@@ -98,7 +102,7 @@ class PileDeal(CheckingDoer):
                                 key=f"{key}.passing.{i}.to")
 
     def zone_ids(self) -> list[str]:
-        return ["hand", self.stock, self.reserve, *self.piles, *self.seen]
+        return ["hand", self.stock, *dict.fromkeys((self.reserve, self.reserve_seen)), *self.piles, *self.seen]
 
     def action_sigs(self) -> list[KindSig]:
         return [KindSig("choose", number=(1, len(self.piles)))]
@@ -164,7 +168,8 @@ class PileDeal(CheckingDoer):
         seat = st.cur
         zones = self.zones_now(st)
         st.hands[seat] = st.seat_piles[zones[k]][seat]
-        st.seat_piles[self.reserve][seat] = st.seat_piles[zones[1 - k]][seat]
+        reserve = self.reserve_seen if zones == self.seen else self.reserve
+        st.seat_piles[reserve][seat] = st.seat_piles[zones[1 - k]][seat]
         for z in zones:
             st.seat_piles[z][seat] = 0
         ps = self._ps(st)
@@ -199,9 +204,10 @@ class PileDeal(CheckingDoer):
         moves: list[Transfer] = []
         for z in (*self.piles, *self.seen):
             moves.append(Transfer(f"deal a pile face down to {z}", self.stock, z, self.size, (START,)))
-        for z in (*self.piles, *self.seen):
-            moves.append(Transfer(f"take the pile in {z} as the hand", z, HAND, self.size, ("choose",)))
-            moves.append(Transfer(f"set the pile in {z} aside as the {self.reserve}", z, self.reserve, self.size,
-                                  ("choose",)))
+        for zs, reserve in ((self.piles, self.reserve), (self.seen, self.reserve_seen)):
+            for z in zs:
+                moves.append(Transfer(f"take the pile in {z} as the hand", z, HAND, self.size, ("choose",)))
+                moves.append(Transfer(f"set the pile in {z} aside as the {reserve}", z, reserve, self.size,
+                                      ("choose",)))
         assert self.game is not None
         return Declared(tuple(moves), self.game.num_players, "each player chooses once", ())
