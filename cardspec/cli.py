@@ -22,7 +22,7 @@ from .engine.errors import CardspecError
 from .engine.game import Game
 from .engine.invariants import checked_match
 from .engine.options import key_of, parse_value
-from .engine.record import dumps, read_records, record_of, replay
+from .engine.record import dumps, record_of
 from .engine.spec import Spec, available, load, named_only
 
 
@@ -50,6 +50,16 @@ def _options(spec: Spec, pairs: Sequence[str]) -> dict[str, Any]:
 
 def _label(opts: dict[str, Any]) -> str:
     return ", ".join(f"{k}={key_of(v)}" for k, v in opts.items()) or "defaults"
+
+
+def _clean(text: str) -> str:
+    """Text for the terminal: control and format characters from a record (escape sequences, right-to-left
+    overrides) are shown escaped, never sent to the terminal.
+
+    >>> _clean("seat 1: 'play \\x1b[31mAS'")
+    "seat 1: 'play \\\\x1b[31mAS'"
+    """
+    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
@@ -149,24 +159,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    results = []
-    n = 0
-    for where, rec in read_records(Path(args.file)):
-        try:
-            r = replay(rec)
-        except CardspecError as exc:
-            raise CardspecError(f"{where}{exc}") from None
-        n += 1
-        results.append(r.record)
-        if not args.json:
-            st = r.state
-            print(f"{where}ok: {r.record['system']}, {len(st.history)} actions, "
-                  f"{len(st.hand_results)} hands, winners {list(st.winners) if st.winners else None}")
-    if n == 0:
+    """One verdict per record, then a summary; exit 0 when every record is accepted, 1 when one is
+    rejected or unfinished, 2 when one cannot be read as a record (after every verdict is out)."""
+    from .engine.audit import Summary, audit_file
+
+    summary = Summary()
+    verdicts = []
+    first_bad = None
+    for v in audit_file(Path(args.file)):
+        summary.add(v)
+        if v.verdict == "malformed" and first_bad is None:
+            first_bad = v
+        if args.json:
+            verdicts.append(v.as_json())
+        else:
+            print(_clean(v.line()))
+    total = sum(summary.counts.values())
+    if total == 0:
         raise CardspecError(f"{args.file}: no records")
     if args.json:
-        print(json.dumps(results[0] if len(results) == 1 else results, sort_keys=True))
-    return 0
+        print(json.dumps({"verdicts": verdicts, "summary": summary.as_json()}, sort_keys=True))
+    elif total > 1:
+        print(_clean(summary.text()))
+    if first_bad is not None:
+        err = str(first_bad.error)
+        text = err if err.startswith(first_bad.where.rstrip(": ")) else first_bad.where + err
+        n = summary.counts["malformed"]
+        raise CardspecError(_clean(text if n == 1 else f"{n} of {total} records cannot be read; the first: {text}"))
+    return 0 if summary.counts["accepted"] == total else 1
 
 
 def check_one(sid: str, opts: dict[str, Any], n: int, bot: str) -> dict[str, Any]:

@@ -75,6 +75,7 @@ class RecordError(CardspecError):
     def __init__(self, message: str, index: int | None = None, path: str = "",
                  source: Source | None = None) -> None:
         self.index, self.path, self.source = index, path, source
+        self.message = message
         where = ""
         if index is not None:
             where = f"action {index}: "
@@ -82,3 +83,8 @@ class RecordError(CardspecError):
             where = f"{path}: "
         cite = f" [{source.short()}]" if source else ""
         super().__init__(f"{where}{message}{cite}")
+
+
+class MalformedRecordError(RecordError):
+    """A record that cannot be read as a record of a known game (its schema, its system or options, its
+    deal); as opposed to one that reads well and disagrees with the rules."""

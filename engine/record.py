@@ -27,7 +27,15 @@ import fastjsonschema
 import jsonschema
 
 from .cards import Card, CardMask
-from .errors import ActionError, CardspecError, IllegalActionError, OptionError, RecordError, SpecError
+from .errors import (
+    ActionError,
+    CardspecError,
+    IllegalActionError,
+    MalformedRecordError,
+    OptionError,
+    RecordError,
+    SpecError,
+)
 from .loader import MAX_SCHEMA_ERRORS, record_schema, short_repr, unexpected_key
 from .options import parse_value
 
@@ -41,7 +49,7 @@ MAX_RECORD_BYTES = 1_000_000  # real records are about 15 KB; a hostile line of 
 _CHUNK = 1 << 18
 _NON_SPACE = re.compile(rb"[^ \t\r\n]")
 _BOM = b"\xef\xbb\xbf"
-RESULT_FIELDS = ("dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by",
+RESULT_FIELDS = ("hand", "dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by",
                  "contract", "went_out", "melds")
 
 
@@ -198,18 +206,19 @@ def game_for(rec: Mapping[str, Any]) -> Game:
 
 
 def replay(rec: Any, where: str = "") -> Replay:
-    """Replay a record; raise :class:`RecordError` at the first disagreement."""
-    _validate(rec, where)
-    g = game_for(rec)
+    """Replay a record; raise :class:`RecordError` at the first disagreement (a
+    :class:`MalformedRecordError` when the record cannot be read as one of a known game)."""
     try:
+        _validate(rec, where)
+        g = game_for(rec)
         seed = rec.get("seed")
         if isinstance(seed, float):  # JSON Schema counts 1.0 as an integer; so does the replay
             seed = int(seed)
         st = g.new_initial_state(seed, rec.get("deals"))
-    except RecordError:
-        raise
+    except RecordError as exc:
+        raise MalformedRecordError(exc.message, exc.index, exc.path, exc.source) from None
     except CardspecError as exc:
-        raise RecordError(str(exc), path="deals") from None
+        raise MalformedRecordError(str(exc), path="deals") from None
     stated = rec.get("results")
     checked_hands = 0
     for i, step in enumerate(rec["actions"]):
@@ -217,15 +226,15 @@ def replay(rec: Any, where: str = "") -> Replay:
             raise RecordError(f"'{step['action']}' after the match is over", index=i,
                               source=g.match.source)
         if step["seat"] != st.cur:  # the acting seat (a dummy seat acts through its controller)
-            raise RecordError(f"seat {step['seat']} acts but it is seat {st.cur}'s turn",
-                              index=i, source=g.phases[st.phase].source)
+            raise RecordError(f"seat {step['seat']} acts but it is seat {st.cur}'s turn (hand {st.hand_no}, "
+                              f"action {i - st.hand_start} of the hand)", index=i, source=g.phases[st.phase].source)
         try:
             st.apply(g.parse_action(step["action"]))
         except IllegalActionError as exc:
-            raise RecordError(f"'{exc.action}' is illegal: {exc.reason}", index=i,
-                              source=exc.source) from None
+            raise RecordError(f"'{exc.action}' is illegal: {exc.reason} (hand {st.hand_no}, action "
+                              f"{i - st.hand_start} of the hand)", index=i, source=exc.source) from None
         except ActionError as exc:
-            raise RecordError(str(exc), index=i) from None
+            raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
         if stated is not None:
             checked_hands = _check_hands(st, stated, checked_hands, i)
     if stated is not None:
@@ -264,14 +273,22 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, fi
     return done
 
 
-def read_records(path: Path) -> Iterator[tuple[str, Any]]:
+def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, Any]]:
     """Records from a file: one JSON document, or JSON Lines. Yields (where, record).
 
     Reads in chunks with a per-record size limit, so a huge file or a huge line
     fails fast in bounded memory (about :data:`MAX_RECORD_BYTES` plus a chunk),
     and long runs of blank lines are skipped at C speed. Errors name the file and
-    the line.
+    the line. With ``keep_going``, a record that is not UTF-8 JSON is yielded as its
+    :class:`RecordError` and reading goes on; a file that cannot be opened, or a line
+    over the size limit, still raises.
     """
+    if not keep_going:
+        for where, rec in read_records(path, True):
+            if isinstance(rec, RecordError):
+                raise rec
+            yield where, rec
+        return
     try:
         fh = path.open("rb")
     except OSError as exc:
@@ -282,15 +299,32 @@ def read_records(path: Path) -> Iterator[tuple[str, Any]]:
         if first is None:
             return
         n, raw = first
-        text = _decode(raw, f"{path}:{n}")
-        parsed = _try_json(text)
+        try:
+            text = _decode(raw, f"{path}:{n}")
+        except RecordError as exc:
+            yield f"{path}:{n}: ", exc
+            text = ""
+        parsed = _try_json(text) if text else _NOT_JSON
         if parsed is _NOT_JSON and text.lstrip()[:1] in ("{", "["):
             # The first line does not parse alone: the file is one (pretty-printed) document.
-            yield f"{path}: ", _single(fh, path)
+            try:
+                whole: Any = _single(fh, path)
+            except RecordError as exc:
+                whole = exc
+            yield f"{path}: ", whole
             return
-        yield f"{path}:{n}: ", parsed if parsed is not _NOT_JSON else _parse_json(text, f"{path}:{n}")
+        if text:
+            yield f"{path}:{n}: ", parsed if parsed is not _NOT_JSON else _record_or_error(raw, f"{path}:{n}")
         for n, raw in lines:
-            yield f"{path}:{n}: ", _parse_json(_decode(raw, f"{path}:{n}"), f"{path}:{n}")
+            yield f"{path}:{n}: ", _record_or_error(raw, f"{path}:{n}")
+
+
+def _record_or_error(raw: bytes, where: str) -> Any:
+    """One line parsed, or the :class:`RecordError` that says why it is no record."""
+    try:
+        return _parse_json(_decode(raw, where), where)
+    except RecordError as exc:
+        return exc
 
 
 def _lines(fh: Any, path: Path) -> Iterator[tuple[int, bytes]]:

@@ -69,6 +69,19 @@ def spec_error(path: Path) -> SpecError:
     return exc
 
 
+def cli_verdict(argv: list[str], capsys: pytest.CaptureFixture[str], code: int) -> str:
+    """Run the CLI on records that read well: the exit code (0 accepted, 1 rejected or unfinished),
+    the verdicts on stdout, nothing on stderr, within a second."""
+    t0 = time.perf_counter()
+    got = main(argv)
+    secs = time.perf_counter() - t0
+    out = capsys.readouterr()
+    assert got == code, f"exit code {got}, stdout {out.out[:300]!r}, stderr {out.err!r}"
+    assert out.err == "" and secs < FAST, (out.err, secs)
+    assert "Traceback" not in out.out
+    return out.out
+
+
 def cli_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     """Run the CLI: exit code 2, one line on stderr, no traceback, within a second."""
     t0 = time.perf_counter()
@@ -379,16 +392,14 @@ def state_before(game: Game, rec: dict[str, Any], index: int) -> Any:
 
 def test_a_valid_record_replays(tmp_path: Path, rec: dict[str, Any],
                                 capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["replay", str(dump(tmp_path, rec))]) == 0
-    out = capsys.readouterr()
-    assert out.err == "" and f"ok: euchre, {len(rec['actions'])} actions" in out.out
+    out = cli_verdict(["replay", str(dump(tmp_path, rec))], capsys, 0)
+    assert f"accepted: euchre, {len(rec['actions'])} actions" in out
 
 
 def test_a_pretty_printed_record_replays(tmp_path: Path, rec: dict[str, Any],
                                          capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "pretty.json", "\n\n" + json.dumps(rec, indent=2) + "\n")
-    assert main(["replay", str(path)]) == 0
-    assert "ok: euchre" in capsys.readouterr().out
+    assert "accepted: euchre" in cli_verdict(["replay", str(path)], capsys, 0)
 
 
 def test_an_illegal_card_names_the_action_and_the_clause(
@@ -401,8 +412,8 @@ def test_an_illegal_card_names_the_action_and_the_clause(
     held = set(game.deck.cards_of(st.hands[seat]))
     card = next(game.deck.names[c] for c in range(game.deck.size) if c not in held)
     rec["actions"][i]["action"] = f"play {card}"
-    err = cli_error(["replay", str(dump(tmp_path, rec))], capsys)
-    assert f"action {i}: 'play {card}' is illegal" in err, err
+    err = cli_verdict(["replay", str(dump(tmp_path, rec))], capsys, 1)
+    assert f"rejected: action {i}: 'play {card}' is illegal" in err, err
     assert ".txt" in err and f"seat {seat}" in err, err
     with pytest.raises(RecordError) as info:
         record.replay(rec)
@@ -415,7 +426,8 @@ def test_a_wrong_score_names_the_result_path(tmp_path: Path, rec: dict[str, Any]
     k = 1
     true_scores = rec["results"]["hands"][k]["scores"]
     rec["results"]["hands"][k]["scores"] = [s + 3 for s in true_scores]
-    err = cli_error(["replay", str(dump(tmp_path, rec))], capsys)
+    err = cli_verdict(["replay", str(dump(tmp_path, rec))], capsys, 1)
+    assert "rejected: results" in err, err
     assert f"results.hands.{k}.scores" in err and str(true_scores) in err and ".txt" in err, err
 
 
@@ -434,7 +446,7 @@ def test_a_wrong_seat_names_the_action(tmp_path: Path, rec: dict[str, Any],
     j = 3
     actual = rec["actions"][j]["seat"]
     rec["actions"][j]["seat"] = (actual + 1) % 4
-    err = cli_error(["replay", str(dump(tmp_path, rec))], capsys)
+    err = cli_verdict(["replay", str(dump(tmp_path, rec))], capsys, 1)
     assert f"action {j}: seat {(actual + 1) % 4} acts but it is seat {actual}'s turn" in err, err
     assert ".txt" in err
 
@@ -442,7 +454,7 @@ def test_a_wrong_seat_names_the_action(tmp_path: Path, rec: dict[str, Any],
 def test_an_unknown_action_names_the_action(tmp_path: Path, rec: dict[str, Any],
                                             capsys: pytest.CaptureFixture[str]) -> None:
     rec["actions"][2]["action"] = "jump"
-    err = cli_error(["replay", str(dump(tmp_path, rec))], capsys)
+    err = cli_verdict(["replay", str(dump(tmp_path, rec))], capsys, 1)
     assert "action 2:" in err and "'jump'" in err, err
 
 
@@ -513,7 +525,7 @@ def test_a_record_at_the_size_limit_is_checked_within_a_second(
            "actions": [{"seat": 0, "action": "pass"}] * n}
     path = dump(tmp_path, big)
     assert record.MAX_RECORD_BYTES * 0.95 < path.stat().st_size < record.MAX_RECORD_BYTES
-    err = cli_error(["replay", str(path)], capsys)
+    err = cli_verdict(["replay", str(path)], capsys, 1)
     assert "action 1: seat 0 acts but it is seat" in err or "action 0: seat 0 acts" in err, err
 
 
@@ -603,8 +615,8 @@ def dealt(match: tuple[Game, dict[str, Any]]) -> dict[str, Any]:
 
 def test_an_explicit_deal_replays(tmp_path: Path, dealt: dict[str, Any],
                                   capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["replay", str(dump(tmp_path, dealt))]) == 0
-    assert "ok: euchre, 0 actions" in capsys.readouterr().out
+    out = cli_verdict(["replay", str(dump(tmp_path, dealt))], capsys, 1)  # no action played: not over
+    assert "unfinished: euchre, 0 actions, 0 hands, before the match is over" in out
 
 
 def test_an_explicit_deal_with_a_duplicated_card(tmp_path: Path, dealt: dict[str, Any],
@@ -649,10 +661,10 @@ def test_json_lines_with_several_records(tmp_path: Path, rec: dict[str, Any],
     line = record.dumps(rec)
     path = write(tmp_path, "many.jsonl", "\ufeff" + "\n".join([line, "", "  "] + [line] * 39) + "\n")
     assert path.stat().st_size > 2**18  # more than one chunk of the reader
-    assert main(["replay", str(path)]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert len(out) == 40 and out[0].startswith(f"{path}:1: ok") and out[1].startswith(f"{path}:4: ok")
-    assert out[-1].startswith(f"{path}:42: ok")
+    out = cli_verdict(["replay", str(path)], capsys, 0).splitlines()
+    assert len(out) == 41 and out[0].startswith(f"{path}:1: accepted") and out[1].startswith(f"{path}:4: accepted")
+    assert out[-2].startswith(f"{path}:42: accepted")
+    assert out[-1] == "40 records: 40 accepted, 0 unfinished, 0 rejected, 0 malformed"
 
 
 def test_json_lines_error_names_the_line(tmp_path: Path, rec: dict[str, Any],
@@ -660,8 +672,10 @@ def test_json_lines_error_names_the_line(tmp_path: Path, rec: dict[str, Any],
     bad = copy.deepcopy(rec)
     bad["actions"][5]["action"] = "jump"
     text = "\n".join([record.dumps(rec), "", record.dumps(rec), record.dumps(bad)]) + "\n"
-    err = cli_error(["replay", str(write(tmp_path, "three.jsonl", text))], capsys)
-    assert "three.jsonl:4: action 5:" in err and "jump" in err, err
+    out = cli_verdict(["replay", str(write(tmp_path, "three.jsonl", text))], capsys, 1).splitlines()
+    assert "three.jsonl:4: rejected: action 5:" in out[2] and "jump" in out[2], out
+    assert out[0].startswith(f"{tmp_path}/three.jsonl:1: accepted") and "3:" in out[1] and "accepted" in out[1]
+    assert out[3] == "3 records: 2 accepted, 0 unfinished, 1 rejected, 0 malformed"
 
 
 def test_json_lines_malformed_line_names_the_line(tmp_path: Path, rec: dict[str, Any],

@@ -1,0 +1,133 @@
+"""Verdicts on records, one per record: the audit of a file of another engine's logs.
+
+Each record gets one verdict:
+
+* ``accepted``: every action is legal, every stated result agrees, and the match is over;
+* ``unfinished``: every action is legal and every stated result agrees, but the record stops
+  before the match is over (a truncated log is never accepted);
+* ``rejected``: an action or a stated result disagrees with the rules; the verdict names the
+  action index (and the hand), or the result path, and the clause that decides it;
+* ``malformed``: the record cannot be read as a record of a known system (not JSON, not the
+  record schema, an unknown system or option, a deal that is no deal of the game).
+
+:func:`audit_file` reads a record file (one JSON document, or JSON Lines) and audits every
+record in it; a record that cannot be read does not stop the others. Only a file that
+cannot be read at all (missing, a line over the size limit) raises.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import MalformedRecordError, RecordError
+from .record import read_records, replay
+
+VERDICTS = ("accepted", "unfinished", "rejected", "malformed")
+
+
+@dataclass
+class Verdict:
+    """The audit of one record."""
+
+    where: str
+    """The file and line (``path:3: ``), as errors name it."""
+    verdict: str
+    system: str | None = None
+    actions: int = 0
+    hands: int = 0
+    winners: list[int] | None = None
+    error: RecordError | None = None
+    record: dict[str, Any] | None = None
+    """The record with its results filled in (accepted and unfinished records)."""
+
+    @property
+    def clause(self) -> str | None:
+        """The clause a rejection cites, as ``doc: “quote”``."""
+        src = self.error.source if self.error is not None else None
+        return f"{src.doc}: “{src.quote}”" if src is not None else None
+
+    def line(self) -> str:
+        """One line of text for the terminal."""
+        if self.verdict in ("accepted", "unfinished"):
+            more = ", before the match is over" if self.verdict == "unfinished" else \
+                f", winners {self.winners}"
+            return f"{self.where}{self.verdict}: {self.system}, {self.actions} actions, {self.hands} hands{more}"
+        msg = str(self.error)
+        here = self.where.rstrip(": ")
+        if msg.startswith(here):  # a read error names the line itself
+            msg = msg[len(here):].lstrip(": ")
+        return f"{self.where}{self.verdict}: {msg}"
+
+    def as_json(self) -> dict[str, Any]:
+        """The verdict as a JSON object (errors with message, action index, result path and clause)."""
+        out: dict[str, Any] = {"where": self.where.rstrip(": "), "verdict": self.verdict, "system": self.system,
+                               "actions": self.actions, "hands": self.hands, "winners": self.winners}
+        if self.error is not None:
+            e = self.error
+            out["error"] = {"message": str(e), "index": e.index, "path": e.path or None,
+                            "clause": {"doc": e.source.doc, "quote": e.source.quote} if e.source else None}
+        if self.record is not None:
+            out["record"] = self.record
+        return out
+
+
+@dataclass
+class Summary:
+    """Counts over a file's verdicts."""
+
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERDICTS, 0))
+    by_clause: Counter[str] = field(default_factory=Counter)
+
+    def add(self, v: Verdict) -> None:
+        self.counts[v.verdict] += 1
+        if v.verdict == "rejected":
+            self.by_clause[v.clause or "(no clause)"] += 1
+
+    def as_json(self) -> dict[str, Any]:
+        return {"records": sum(self.counts.values()), **self.counts,
+                "rejected_by_clause": dict(sorted(self.by_clause.items()))}
+
+    def text(self) -> str:
+        c = self.counts
+        out = f"{sum(c.values())} records: " + ", ".join(f"{c[k]} {k}" for k in VERDICTS)
+        if self.by_clause:
+            out += "\nrejected by clause:\n" + "\n".join(f"  {n}  {k}" for k, n in self.by_clause.most_common())
+        return out
+
+
+def _system_of(rec: Any) -> str | None:
+    s = rec.get("system") if isinstance(rec, dict) else None
+    return s if isinstance(s, str) else None
+
+
+def audit(where: str, rec: Any) -> Verdict:
+    """The verdict on one parsed record."""
+    played = _played(rec)
+    try:
+        r = replay(rec)
+    except MalformedRecordError as exc:
+        return Verdict(where, "malformed", _system_of(rec), played, error=exc)
+    except RecordError as exc:
+        return Verdict(where, "rejected", _system_of(rec), played, error=exc)
+    st = r.state
+    done = st.is_terminal()
+    return Verdict(where, "accepted" if done else "unfinished", r.record["system"], len(st.history),
+                   len(st.hand_results), list(st.winners) if st.winners is not None else None, record=r.record)
+
+
+def _played(rec: Any) -> int:
+    acts = rec.get("actions") if isinstance(rec, dict) else None
+    return len(acts) if isinstance(acts, list) else 0
+
+
+def audit_file(path: Path) -> Iterator[Verdict]:
+    """Every record of a file, audited in order; an unreadable record is a ``malformed`` verdict."""
+    for where, rec in read_records(path, keep_going=True):
+        if isinstance(rec, RecordError):
+            yield Verdict(where, "malformed", error=rec)
+        else:
+            yield audit(where, rec)
