@@ -241,6 +241,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     systems = args.systems or list(available())
     for s in systems:
         load(s)
+    cited = citation_problems(systems, args.sources)
     rows: list[dict[str, Any]] = []
     console = Console(stderr=False)
     for sid in systems:
@@ -259,13 +260,43 @@ def cmd_check(args: argparse.Namespace) -> int:
     vrows = verify_rows(systems, 10_000) if not args.no_verify else []
     vbad = [r for r in vrows if r["status"] in ("counterexample", "timeout")]
     if args.json:
-        print(json.dumps({"matches": rows, "verify": vrows}, indent=1))
+        print(json.dumps({"matches": rows, "verify": vrows, "citations": cited}, indent=1))
     else:
         if vrows:
             print_verify([r for r in vrows if r["status"] != "proved"])
         print(f"{len(rows)} option sets, {sum(r['matches'] for r in rows)} matches, "
-              f"{len(failed)} with violations; {len(vrows)} verification findings, {len(vbad)} failing")
-    return 1 if failed or vbad else 0
+              f"{len(failed)} with violations; {len(vrows)} verification findings, {len(vbad)} failing; "
+              f"{_citation_line(cited)}")
+    return 1 if failed or vbad or cited["problems"] else 0
+
+
+def citation_problems(systems: Sequence[str], sources: str | None) -> dict[str, Any]:
+    """Every citation of the systems checked against the source texts (``engine/citations.py``);
+    printed to stderr as found. No sources folder given or found: reported as not checked."""
+    from .engine.citations import check_citations, citations, default_sources
+
+    folder = Path(sources) if sources else default_sources()
+    if folder is None or not folder.is_dir():
+        if sources:
+            raise UsageError(f"--sources {sources}: no such folder")
+        print("cardspec: warning: citations not checked: no source texts folder found "
+              "(give --sources DIR or set CARDSPEC_SOURCES)", file=sys.stderr)
+        return {"sources": None, "checked": 0, "problems": []}
+    problems: list[str] = []
+    checked = 0
+    for sid in systems:
+        spec = load(sid)
+        checked += sum(1 for _ in citations(spec.data))
+        for p in check_citations(spec, folder):
+            problems.append(str(p))
+            print(f"cardspec: citation: {_clean(str(p))}", file=sys.stderr)
+    return {"sources": str(folder), "checked": checked, "problems": problems}
+
+
+def _citation_line(cited: dict[str, Any]) -> str:
+    if cited["sources"] is None:
+        return "citations not checked"
+    return f"{cited['checked']} citations checked, {len(cited['problems'])} wrong"
 
 
 def verify_rows(systems: Sequence[str], timeout_ms: int) -> list[dict[str, Any]]:
@@ -330,6 +361,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 0
     t0 = time.perf_counter()
     rows = verify_rows(systems, args.timeout_ms)
+    cited = citation_problems(systems, args.sources)
+    for sid in systems:
+        spec = load(sid)
+        mine = [p for p in cited["problems"] if p.startswith(spec.file)]
+        rows.append({"property": "every citation quotes its document", "system": spec.id, "options": {},
+                     "status": "flagged" if cited["sources"] is None else "counterexample" if mine else "proved",
+                     "witness": None, "detail": "not checked: no source texts folder" if cited["sources"] is None
+                     else f"{len(mine)} wrong; the first: {mine[0]}" if mine else "", "seconds": 0.0})
     bad = [r for r in rows if r["status"] in ("counterexample", "timeout")]
     if args.json:
         print(json.dumps(rows, indent=1))
@@ -394,6 +433,21 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("replay", "replay and check a record (JSON) or records (JSON Lines)")
     sp.add_argument("file")
     sp.set_defaults(func=cmd_replay)
+    sp = add("import", "turn another engine's logs into cardspec records (JSON Lines)")
+    fmt = sp.add_subparsers(dest="format", required=True, parser_class=_Parser)
+    from . import egn, openspiel
+
+    isp = fmt.add_parser("egn", help="Euchre Game Notation games (.egn, 1.2 to 1.4) and matches (.emn)")
+    egn.configure_import(isp)
+    isp = fmt.add_parser("openspiel", help="OpenSpiel euchre histories (action ids, or a serialized state)")
+    openspiel.configure_import(isp)
+    isp.set_defaults(func=openspiel.cmd_import)
+    sp = add("export", "write cardspec records in another engine's notation")
+    fmt = sp.add_subparsers(dest="format", required=True, parser_class=_Parser)
+    egn.configure_export(fmt.add_parser("egn", help="EGN 1.4 (one record) or an EMN match (several)"))
+    from .conform import configure as configure_conform
+
+    configure_conform(add("conform", "drive another engine through an adapter and compare it with cardspec"))
     sp = add("check", "validate every spec and play checked matches under every option set")
     sp.add_argument("systems", nargs="*")
     sp.add_argument("-n", type=int, default=20, help="matches per option set (default 20)")
@@ -401,6 +455,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="processes for the matches (default: one per core); the results do not depend on it")
     sp.add_argument("--bot", choices=[*sorted(BOTS), "mixed"], default="mixed")
     sp.add_argument("--no-verify", action="store_true", help="skip the z3 verification")
+    sp.add_argument("--sources", metavar="DIR", help="the source texts the citations quote (default: "
+                    "CARDSPEC_SOURCES, else ../shared/sources)")
     sp.set_defaults(func=cmd_check)
     sp = add("verify", "prove the spec properties with z3 under every option set")
     sp.add_argument("systems", nargs="*", help="system ids or spec files (default: all bundled)")
@@ -408,6 +464,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--materiality", action="store_true",
                     help="instead: play -n deals (and n/5 matches) under each reading of each ambiguity")
     sp.add_argument("-n", type=int, default=200, help="deals per reading for --materiality")
+    sp.add_argument("--sources", metavar="DIR", help="the source texts the citations quote (default: "
+                    "CARDSPEC_SOURCES, else ../shared/sources)")
     sp.set_defaults(func=cmd_verify)
     sp = add("docs", "check (or --write) the documents generated from the specs")
     sp.add_argument("--write", action="store_true", help="regenerate and write them, and the lock")

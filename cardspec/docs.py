@@ -177,7 +177,11 @@ def _ambiguity_section(spec: Spec, files: dict[str, str] | None) -> list[str]:
 
     out = [f"## {spec.id}", ""]
     for a in spec.ambiguities:
-        out += [f"### `{a.id}`", "", f"> “{a.source.quote}” ({a.source.doc})", "",
+        kind = ["**House rules outside the text.** The text states its rule; the other readings are rules "
+                "other engines play, kept so that their logs can be audited under their own rules.", ""] \
+            if a.house_rule else []
+        out += [f"### `{a.id}`" + (" (house rule)" if a.house_rule else ""), "",
+                f"> “{a.source.quote}” ({a.source.doc})", "", *kind,
                 f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`"
                 + (f", with {', '.join(f'{k}={key_of(v)}' for k, v in a.with_options.items())}"
                    if a.with_options else "") + "):", ""]

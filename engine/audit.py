@@ -2,7 +2,8 @@
 
 Each record gets one verdict:
 
-* ``accepted``: every action is legal, every stated result agrees, and the match is over;
+* ``accepted``: every action is legal, every stated result agrees, and the match is over (for a
+  ``scope: hand`` record, the hand is over);
 * ``unfinished``: every action is legal and every stated result agrees, but the record stops
   before the match is over (a truncated log is never accepted);
 * ``rejected``: an action or a stated result disagrees with the rules; the verdict names the
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MalformedRecordError, RecordError
-from .record import read_records, replay
+from .record import read_records, record_of, replay
+from .state import State
 
 VERDICTS = ("accepted", "unfinished", "rejected", "malformed")
 
@@ -41,8 +43,10 @@ class Verdict:
     hands: int = 0
     winners: list[int] | None = None
     error: RecordError | None = None
-    record: dict[str, Any] | None = None
-    """The record with its results filled in (accepted and unfinished records)."""
+    state: State | None = field(default=None, repr=False)
+    """The final state (accepted and unfinished records): :attr:`record` is built from it."""
+    unchecked: list[str] = field(default_factory=list)
+    """What the audit could not check (cards the record never shows)."""
 
     @property
     def clause(self) -> str | None:
@@ -55,7 +59,8 @@ class Verdict:
         if self.verdict in ("accepted", "unfinished"):
             more = ", before the match is over" if self.verdict == "unfinished" else \
                 f", winners {self.winners}"
-            return f"{self.where}{self.verdict}: {self.system}, {self.actions} actions, {self.hands} hands{more}"
+            todo = f" ({len(self.unchecked)} notes on what could not be checked)" if self.unchecked else ""
+            return f"{self.where}{self.verdict}: {self.system}, {self.actions} actions, {self.hands} hands{more}{todo}"
         msg = str(self.error)
         here = self.where.rstrip(": ")
         if msg.startswith(here):  # a read error names the line itself
@@ -65,14 +70,20 @@ class Verdict:
     def as_json(self) -> dict[str, Any]:
         """The verdict as a JSON object (errors with message, action index, result path and clause)."""
         out: dict[str, Any] = {"where": self.where.rstrip(": "), "verdict": self.verdict, "system": self.system,
-                               "actions": self.actions, "hands": self.hands, "winners": self.winners}
+                               "actions": self.actions, "hands": self.hands, "winners": self.winners,
+                               "unchecked": self.unchecked}
         if self.error is not None:
             e = self.error
             out["error"] = {"message": str(e), "index": e.index, "path": e.path or None,
                             "clause": {"doc": e.source.doc, "quote": e.source.quote} if e.source else None}
-        if self.record is not None:
+        if self.state is not None:
             out["record"] = self.record
         return out
+
+    @property
+    def record(self) -> dict[str, Any] | None:
+        """The record with its results filled in (accepted and unfinished records)."""
+        return record_of(self.state) if self.state is not None else None
 
 
 @dataclass
@@ -114,9 +125,10 @@ def audit(where: str, rec: Any) -> Verdict:
     except RecordError as exc:
         return Verdict(where, "rejected", _system_of(rec), played, error=exc)
     st = r.state
-    done = st.is_terminal()
-    return Verdict(where, "accepted" if done else "unfinished", r.record["system"], len(st.history),
-                   len(st.hand_results), list(st.winners) if st.winners is not None else None, record=r.record)
+    done = st.winners is not None or st.halted == "hand_limit"
+    return Verdict(where, "accepted" if done else "unfinished", st.game.id, len(st.history),
+                   len(st.hand_results), list(st.winners) if st.winners is not None else None, state=st,
+                   unchecked=r.unchecked)
 
 
 def _played(rec: Any) -> int:

@@ -47,6 +47,7 @@ class Game:
         self.options: dict[str, Any] = complete(decls, options)
         rules: dict[str, Any] = resolve(spec.data, decls, self.options, spec.file)
         self.rules = rules
+        self._parsed: dict[str, Action] = {}
         if self.options != {n: d.default for n, d in decls.items()}:
             # an option map may put a value of the wrong kind somewhere: check the resolved rules too
             try:
@@ -215,19 +216,29 @@ class Game:
         return t
 
     def new_initial_state(self, seed: int | None = 0,
-                          deals: Sequence[Mapping[str, Any]] | None = None) -> State:
-        """A new match: from a seed, or from explicit deals (one per hand, in order)."""
+                          deals: Sequence[Mapping[str, Any]] | None = None,
+                          start: Mapping[str, Any] | None = None, hand_limit: int | None = None) -> State:
+        """A new match: from a seed, or from explicit deals (one per hand, in order).
+
+        ``start`` takes a match up part way (``hand``, ``dealer``, ``totals``, ``extra_hand``);
+        ``hand_limit`` stops play after that many hands (a one-hand record: 1).
+        """
         from .state import State
 
-        return State(self, seed, deals)
+        return State(self, seed, deals, start, hand_limit)
 
     def action_name(self, a: Action) -> str:
         """Readable name of an action."""
         return self.codec.name(a)
 
     def parse_action(self, text: str) -> Action:
-        """The action named by ``text``."""
-        return self.codec.parse(text)
+        """The action named by ``text`` (names already parsed are remembered: a game's vocabulary is finite)."""
+        a = self._parsed.get(text)
+        if a is None:
+            a = self.codec.parse(text)
+            if len(self._parsed) < 100_000:
+                self._parsed[text] = a
+        return a
 
     def phase_source(self, i: int) -> Source:
         """The clause of phase ``i``."""

@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,10 +34,12 @@ from .errors import (
     MalformedRecordError,
     OptionError,
     RecordError,
+    Source,
     SpecError,
 )
 from .loader import MAX_SCHEMA_ERRORS, record_schema, short_repr, unexpected_key
 from .options import parse_value
+from .unseen import UNSEEN, Unseen
 
 if TYPE_CHECKING:
     from .game import Game
@@ -54,24 +56,32 @@ RESULT_FIELDS = ("hand", "dealer", "trump", "maker", "thrown_in", "trick_winners
 
 
 def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
-                  ) -> tuple[list[CardMask], dict[str, list[Card]]]:
-    """Hands and piles from an explicit deal; every card exactly once, sizes checked."""
+                  ) -> tuple[list[CardMask], dict[str, list[Card]], list[Card]]:
+    """Hands and piles from an explicit deal; every card exactly once, sizes checked.
+
+    A card written ``?`` is unseen (:mod:`cardspec.engine.unseen`): it gets a stand-in, one of the
+    cards the deal does not show, in deck order; the stand-ins are returned third.
+    """
     g = st.game
     deck = g.deck
-    where = f"deals.{st.hand_no}"
+    where = f"deals.{st.hand_no - st.first_hand}"
     if d.get("dealer", st.dealer) != st.dealer:
         raise RecordError(f"dealer {d.get('dealer')} but the rotation gives {st.dealer}",
                           path=f"{where}.dealer")
     free: dict[str, list[Card]] = {}
     for c in range(deck.size):
         free.setdefault(deck.names[c], []).append(c)
+    blanks: list[tuple[str, int, int]] = []  # (pile name or "", seat or index, position)
 
     def take(name: Any, path: str) -> Card:
         if not isinstance(name, str):
             raise RecordError(f"card {name!r} is not a card name", path=path)
         key = name.strip().upper()
         if key not in free:
-            raise RecordError(f"'{name}' is not a card of this deck", path=path)
+            try:  # 'T' for 10, either case
+                key = deck.names[deck.parse(key)]
+            except (CardspecError, KeyError):
+                raise RecordError(f"'{name}' is not a card of this deck", path=path) from None
         if not free[key]:
             raise RecordError(f"'{name}' appears more often than the deck holds it", path=path)
         return free[key].pop(0)
@@ -85,7 +95,10 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
         if not isinstance(h, list) or len(h) != want:
             raise RecordError(f"seat {s} must hold {want} cards", path=f"{where}.hands.{s}")
         for i, name in enumerate(h):
-            hands[s] |= 1 << take(name, f"{where}.hands.{s}.{i}")
+            if name == UNSEEN:
+                blanks.append(("", s, i))
+            else:
+                hands[s] |= 1 << take(name, f"{where}.hands.{s}.{i}")
     sizes = g.deal_for(st.hand_no).pile_sizes(deck.size, len(seats))
     piles_in = d.get("piles", {})
     if not isinstance(piles_in, dict) or set(piles_in) != set(sizes):
@@ -95,9 +108,22 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
         lst = piles_in[name]
         if not isinstance(lst, list) or len(lst) != want:
             raise RecordError(f"pile '{name}' must hold {want} cards", path=f"{where}.piles.{name}")
-        top_first = [take(x, f"{where}.piles.{name}.{i}") for i, x in enumerate(lst)]
+        top_first = []
+        for i, x in enumerate(lst):
+            if x == UNSEEN:
+                blanks.append((name, -1, i))
+                top_first.append(-1)
+            else:
+                top_first.append(take(x, f"{where}.piles.{name}.{i}"))
         piles[name] = list(reversed(top_first))
-    return hands, piles
+    left = sorted(c for cs in free.values() for c in cs)
+    stand_ins = left[:len(blanks)]
+    for (pile, s, i), c in zip(blanks, stand_ins, strict=True):
+        if pile:
+            piles[pile][len(piles[pile]) - 1 - i] = c
+        else:
+            hands[s] |= 1 << c
+    return hands, piles, stand_ins
 
 
 def deal_of(st: State) -> dict[str, Any]:
@@ -118,6 +144,13 @@ def record_of(st: State, results: bool = True) -> dict[str, Any]:
     g = st.game
     rec: dict[str, Any] = {"format": FORMAT, "system": g.id, "options": canonical_options(g),
                            "seed": st.seed}
+    if not g.spec.bundled:  # a spec file: named by path and content, never judged by a bundled namesake
+        rec["system"] = g.spec.file
+        rec["spec_sha256"] = g.spec.sha256
+    if st.hand_limit == 1:
+        rec["scope"] = "hand"
+    if st.start is not None:
+        rec["start"] = dict(st.start)
     if st.deals:
         rec["deals"] = list(st.deals)
     rec["actions"] = [{"seat": s, "action": g.action_name(a)} for s, a, _ in st.history]
@@ -170,21 +203,49 @@ def _validate(rec: Any, where: str) -> None:
 
 @dataclass
 class Replay:
-    """The outcome of replaying a record: the final state and the filled-in record."""
+    """The outcome of replaying a record: the final state, and the filled-in record (built on demand)."""
 
     state: State
-    record: dict[str, Any]
+    unchecked: list[str]
+    """What could not be checked (cards the record never shows: :mod:`cardspec.engine.unseen`)."""
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The record with its results filled in."""
+        return record_of(self.state)
+
+
+_GAMES: dict[tuple[str, str], Game] = {}
+"""Games built for records, by (bundled system id, options as given): a file of records with one
+system and options builds its Game once. Spec files named by path are not kept here (the file may
+change); their Game is still cached by content through :func:`_game`."""
 
 
 def game_for(rec: Mapping[str, Any]) -> Game:
-    """The game a record names, with its options."""
-    from .game import Game
+    """The game a record names, with its options (built once per bundled system and options)."""
+    from .spec import available
+
+    system = rec["system"]
+    key = (system, json.dumps(rec.get("options", {}), sort_keys=True))
+    g = _GAMES.get(key)
+    if g is None:
+        g = _game_for(rec)
+        if system in available() and len(_GAMES) < 1024:
+            _GAMES[key] = g
+    return g
+
+
+def _game_for(rec: Mapping[str, Any]) -> Game:
     from .spec import load
 
     try:
         spec = load(rec["system"])
     except SpecError as exc:
         raise RecordError(str(exc), path="system") from None
+    want = rec.get("spec_sha256")
+    if want is not None and want != spec.sha256:
+        raise RecordError(f"the record was written with a spec file of SHA-256 {want[:16]}…, but "
+                          f"{spec.file} now has {spec.sha256[:16]}…", path="spec_sha256")
     decls = spec.option_decls
     opts: dict[str, Any] = {}
     for k, v in rec.get("options", {}).items():
@@ -196,13 +257,23 @@ def game_for(rec: Mapping[str, Any]) -> Game:
         except OptionError as exc:
             raise RecordError(str(exc), path=f"options.{k}") from None
     try:
-        return Game(spec, opts)
+        return _game(spec.file, json.dumps(opts, sort_keys=True))
     except CardspecError as exc:
         raise RecordError(str(exc), path="options") from None
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as exc:
         # A spec whose option maps give values of the wrong kind for these options.
         raise RecordError(f"the spec does not compile with these options: {type(exc).__name__}: "
                           f"{str(exc)[:160]}", path="options") from None
+
+
+@lru_cache(maxsize=256)
+def _game(spec_file: str, options: str) -> Game:
+    """The game of a spec and options, built once per process (a Game is frozen; building one with
+    non-default options validates the resolved rules against the schema, which costs milliseconds)."""
+    from .game import Game
+    from .spec import _load_path
+
+    return Game(_load_path(spec_file), json.loads(options))
 
 
 def replay(rec: Any, where: str = "") -> Replay:
@@ -214,25 +285,45 @@ def replay(rec: Any, where: str = "") -> Replay:
         seed = rec.get("seed")
         if isinstance(seed, float):  # JSON Schema counts 1.0 as an integer; so does the replay
             seed = int(seed)
-        st = g.new_initial_state(seed, rec.get("deals"))
+        st = g.new_initial_state(seed, rec.get("deals"), rec.get("start"),
+                                 1 if rec.get("scope") == "hand" else None)
     except RecordError as exc:
         raise MalformedRecordError(exc.message, exc.index, exc.path, exc.source) from None
     except CardspecError as exc:
         raise MalformedRecordError(str(exc), path="deals") from None
     stated = rec.get("results")
     checked_hands = 0
+    notes: list[str] = []
     for i, step in enumerate(rec["actions"]):
         if st.is_terminal():
-            raise RecordError(f"'{step['action']}' after the match is over", index=i,
-                              source=g.match.source)
+            raise RecordError(f"'{step['action']}' after " + (
+                "the match is over" if st.winners is not None else
+                "the record's one hand is over" if st.halted == "hand_limit" else
+                f"the last hand the record deals (no seed, no deal for hand {st.hand_no + 1})"),
+                index=i, source=g.match.source if st.halted != "hand_limit" else g.match.rotation_source)
         if step["seat"] != st.cur:  # the acting seat (a dummy seat acts through its controller)
+            src = st.comp.turn_source(st)
+            why = "" if src is not None else \
+                f"; no clause of the text says whose turn it is here, the spec's '{st.comp.id}' phase decides"
             raise RecordError(f"seat {step['seat']} acts but it is seat {st.cur}'s turn (hand {st.hand_no}, "
-                              f"action {i - st.hand_start} of the hand)", index=i, source=g.phases[st.phase].source)
+                              f"action {i - st.hand_start} of the hand{_trick_no(st)}{why})", index=i, source=src)
         try:
-            st.apply(g.parse_action(step["action"]))
+            unseen = st.unseen
+            word, _, last = step["action"].rpartition(" ")
+            if last == UNSEEN and word:  # an action whose card is unseen (the deal may show every card)
+                if unseen is None:
+                    unseen = st.unseen = Unseen(set(), {}, hand=st.hand_no)
+                unseen.play_hidden(st, word, i)
+            elif unseen is None or not unseen.cards:
+                st.apply(g.parse_action(step["action"]))
+            else:
+                unseen.play(st, g.parse_action(step["action"]), i, g.action_name)
+            if st.unseen is not unseen and unseen is not None:
+                unseen.ended()
+                notes.extend(unseen.notes)
         except IllegalActionError as exc:
             raise RecordError(f"'{exc.action}' is illegal: {exc.reason} (hand {st.hand_no}, action "
-                              f"{i - st.hand_start} of the hand)", index=i, source=exc.source) from None
+                              f"{i - st.hand_start} of the hand{_trick_no(st)})", index=i, source=exc.source) from None
         except ActionError as exc:
             raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
         if stated is not None:
@@ -244,12 +335,15 @@ def replay(rec: Any, where: str = "") -> Replay:
         if want != got:
             raise RecordError(f"states winners {want} but the replay gives {got}",
                               path="results.winners", source=g.match.source)
-    return Replay(st, record_of(st))
+    if st.unseen is not None:
+        if st.is_terminal():
+            st.unseen.ended()
+        notes.extend(st.unseen.notes)
+    return Replay(st, notes)
 
 
 def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, final: bool = False) -> int:
     hands = stated.get("hands", [])
-    g = st.game
     while done < len(st.hand_results):
         if done >= len(hands):
             if final:
@@ -259,18 +353,64 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, fi
         got, want = st.hand_results[done], hands[done]
         for k in RESULT_FIELDS:
             if k in want and want[k] != got.get(k):
-                src = g.scoring.tables[0].source if k in ("scores", "totals") else \
-                    next((ph.source for ph in g.phases if ph.settles_contract), g.match.rotation_source) \
-                    if k in ("trump", "maker") else \
-                    next((ph.source for ph in g.phases if k in ph.result_fields(st)), g.match.rotation_source)
-                raise RecordError(f"states {k} {want[k]} but the replay gives {got.get(k)} "
-                                  f"(hand {done}, ended at action {index})",
+                msg, src = _disagreement(st, k, want[k], got)
+                raise RecordError(f"{msg} (hand {got['hand']}, ended at action {index})",
                                   path=f"results.hands.{done}.{k}", source=src)
         done += 1
     if final and len(hands) > done:
         raise RecordError(f"results list {len(hands)} hands but the replay plays {done}",
                           path="results.hands")
     return done
+
+
+def _trick_no(st: State) -> str:
+    """", trick N" while a trick-taking phase is under way (counted from 0)."""
+    query = getattr(st.comp, "trick_winners", None)
+    return f", trick {len(query(st))}" if callable(query) else ""
+
+
+def _entity(g: Game, e: int) -> str:
+    team = g.teams[e]
+    return f"team {e} (seats {', '.join(map(str, team))})" if len(team) > 1 else f"seat {team[0]}"
+
+
+def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any]) -> tuple[str, Source | None]:
+    """What a stated result field gets wrong, and the clause that decides it: the trick-winner
+    clause for a trick's winner, the decision-table row that applies for a score, the match clause
+    for a running total, the contract's phase for trump and maker."""
+    g = st.game
+    have = got.get(k)
+    if k == "trick_winners" and isinstance(want, list) and isinstance(have, list):
+        tp = next(p for p in g.phases if k in p.result_fields(st))
+        for i, (w, h) in enumerate(zip(want, have, strict=False)):
+            if w != h:
+                return f"trick {i}: states winner seat {w} but the replay gives seat {h}", tp.result_source(k)
+        return f"states {len(want)} trick winners but the replay gives {len(have)}", tp.result_source(k)
+    if k == "scores" and isinstance(want, list) and isinstance(have, list) and len(want) == len(have):
+        e = next((e for e, (w, h) in enumerate(zip(want, have, strict=True)) if w != h), 0)
+        facts = got.get("facts")
+        src: Source | None = g.scoring.tables[0].source if g.scoring.tables else None
+        how = ""
+        if facts is not None and not got.get("thrown_in"):
+            for table in g.scoring.tables:
+                row = table.select(facts[e])
+                if row.source is not None:
+                    src = row.source
+                    break
+            shown = {n: facts[e][n] for t in g.scoring.tables for n in sorted(t.facts_needed()) if n in facts[e]}
+            how = "; " + ", ".join(f"{n} {v}" for n, v in shown.items())
+        return (f"states scores {want} but the replay gives {have}: {_entity(g, e)} scores {have[e]}"
+                f"{how}"), src
+    if k == "totals":
+        return f"states totals {want} but the replay gives {have}", g.match.source
+    if k in ("trump", "maker"):
+        return f"states {k} {want} but the replay gives {have}", \
+            next((ph.source for ph in g.phases if ph.settles_contract), g.match.rotation_source)
+    if k in ("hand", "dealer"):
+        return f"states {k} {want} but the replay gives {have}", g.match.rotation_source
+    ph = next((p for p in g.phases if k in p.result_fields(st)), None)
+    return f"states {k} {want} but the replay gives {have}", \
+        ph.result_source(k) if ph is not None else g.match.rotation_source
 
 
 def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, Any]]:

@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -33,6 +34,9 @@ class Ambiguity:
     with_options: dict[str, Any]
     only_with: bool = False
     """The other readings are played (checked, verified) only together with ``with_options``."""
+    house_rule: bool = False
+    """The other readings are house rules outside the text that other engines play (not the text's
+    own ambiguity); kept apart in the register."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,14 @@ class Spec:
     data: dict[str, Any]
     file: str
     loaded: LoadedYaml
+    sha256: str = ""
+    """The SHA-256 of the file's bytes as loaded (a record of a spec file names it by path and this hash)."""
+
+    @property
+    def bundled(self) -> bool:
+        """Whether this is the bundled spec of its id (records then name it by id alone)."""
+        p = available().get(self.id)
+        return p is not None and str(p) == self.file
 
     @property
     def id(self) -> str:
@@ -63,7 +75,7 @@ class Spec:
         """The ambiguity register."""
         return [Ambiguity(a["id"], Source(**a["source"]), a["question"], a["option"],
                           dict(a["readings"]), a["decision"], a["reasons"], dict(a.get("with_options", {})),
-                          bool(a.get("only_with", False)))
+                          bool(a.get("only_with", False)), bool(a.get("house_rule", False)))
                 for a in self.data["ambiguities"]]
 
     def option_sets(self) -> list[dict[str, Any]]:
@@ -163,7 +175,12 @@ NAMED_ONLY_FILE = "_named-only.yaml"
 
 def available() -> dict[str, Path]:
     """Bundled spec ids and their files (registries, named ``_*.yaml``, are not specs)."""
-    return {p.stem: p for p in sorted(spec_dir().glob("*.yaml")) if not p.name.startswith(REGISTRY_PREFIX)}
+    return dict(_available())
+
+
+@cache
+def _available() -> tuple[tuple[str, Path], ...]:
+    return tuple((p.stem, p) for p in sorted(spec_dir().glob("*.yaml")) if not p.name.startswith(REGISTRY_PREFIX))
 
 
 @dataclass(frozen=True)
@@ -218,7 +235,11 @@ def named_only() -> dict[str, NamedOnly]:
 @cache
 def _load_path(path: str) -> Spec:
     data, loaded = load_spec_file(Path(path))
-    spec = Spec(data, path, loaded)
+    try:
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError as exc:  # pragma: no cover - it was just read
+        raise SpecError(f"cannot read: {exc.strerror}", path) from None
+    spec = Spec(data, path, loaded, digest)
     spec.check_register()
     return spec
 

@@ -29,11 +29,13 @@ from .zones import census, view
 if TYPE_CHECKING:
     from .components.base import Component, PhaseState
     from .game import Game
+    from .unseen import Unseen
 
 STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "seat_piles", "contract", "tally", "history", "hand_results", "winners",
     "extra_hand", "hand_start", "chance_count", "comp", "cstate", "ring", "controller", "sides", "dealt",
+    "first_hand", "hand_limit", "halted", "start", "unseen",
 )
 
 
@@ -90,29 +92,88 @@ class State:
     """The player who acts for each seat this hand (-1: not known yet; players act for themselves)."""
     sides: tuple[int, ...]
     """Each seat's side this hand, as play sees it (fixed partnerships, or formed once trump is made)."""
+    first_hand: int
+    """The number of the first hand this state plays (0, or later for a record that starts mid-match);
+    ``deals[i]`` is the deal of hand ``first_hand + i``."""
+    hand_limit: int | None
+    """How many hands this state plays at most (a one-hand record: 1); None: until the match is over."""
+    unseen: Unseen | None
+    """The cards this hand's explicit deal does not show (``?``), for an audit; None when every card is known."""
+    start: Mapping[str, Any] | None
+    """Where a record that starts mid-match takes it up (see :meth:`_start_from`), as given."""
+    halted: str | None
+    """Why play stopped before the match was over: ``"hand_limit"`` (the hands asked for are played) or
+    ``"no_deal"`` (no seed and no explicit deal for the next hand); None while play goes on."""
 
-    def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None) -> None:
+    def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None,
+                 start: Mapping[str, Any] | None = None, hand_limit: int | None = None) -> None:
         n = game.num_players
         self.game = game
         self.seed = seed
         self.deals = deals
-        self.hand_no = 0
+        self.hand_no = self.first_hand = 0
+        self.hand_limit = hand_limit
+        self.halted = None
+        self.start = start
         self.active = [True] * game.num_seats
         self.counters = [game.match.start] * len(game.teams)
         self.history = []
         self.hand_results = []
         self.winners = None
         self.extra_hand = False
+        if start is not None:
+            self._start_from(start)
         if deals:
             d = deals[0].get("dealer")
             if type(d) is not int or not 0 <= d < n:
                 raise RecordError(f"deal 0: dealer must be a seat 0..{n - 1}", path="deals.0.dealer")
+            if start is not None and "dealer" in start and start["dealer"] != d:
+                raise RecordError(f"deal 0 names dealer {d} but the start names {start['dealer']}",
+                                  path="deals.0.dealer")
             self.dealer = d
+        elif start is not None and "dealer" in start:
+            pass
         elif game.match.first_dealer == "random":
             self.dealer = chance.randbelow(self._seed(), -1, 0, n)
         else:
             self.dealer = 0
         self._start_hand()
+
+    def _start_from(self, start: Mapping[str, Any]) -> None:
+        """A match taken up part way: the hand number, the dealer, the running totals
+        (each entity's counter: points, or strikes), and whether an extra hand is being played.
+        Entities whose counter already puts them out of an elimination match sit out."""
+        g = self.game
+        n = g.num_players
+        hand = start.get("hand", 0)
+        if type(hand) is not int or not 0 <= hand <= 100_000:
+            raise RecordError("the start's hand must be a hand number 0..100000", path="start.hand")
+        self.hand_no = self.first_hand = hand
+        if "dealer" in start:
+            d = start["dealer"]
+            if type(d) is not int or not 0 <= d < n:
+                raise RecordError(f"the start's dealer must be a seat 0..{n - 1}", path="start.dealer")
+            self.dealer = d
+        if "totals" in start:
+            t = start["totals"]
+            if not isinstance(t, list) or len(t) != len(g.teams) or \
+                    any(type(v) is not int or abs(v) > 1_000_000 for v in t):
+                raise RecordError(f"the start's totals must list {len(g.teams)} whole numbers (one per "
+                                  f"{'team' if g.fixed_sides is not None and len(g.teams) < n else 'player'}, "
+                                  "at most 1000000 in size)", path="start.totals")
+            self.counters = list(t)
+        self.extra_hand = start.get("extra_hand", False) is True
+        m = g.match
+        if m.kind == "elimination":
+            for e, team in enumerate(g.teams):
+                if self.counters[e] >= m.limit:
+                    for s in team:
+                        self.active[s] = False
+            if sum(self.active[:n]) < 2:
+                raise RecordError("the start's totals leave fewer than two players in the match",
+                                  path="start.totals")
+            if not self.active[self.dealer if "dealer" in start else 0]:
+                raise RecordError("the start's dealer is already out of the match", path="start.dealer")
 
     # --- chance -----------------------------------------------------------------
     def _seed(self) -> int:
@@ -187,13 +248,15 @@ class State:
         else:
             seats = self.seats_from(self.dealer)
         self.sides = g.fixed_sides if g.fixed_sides is not None else g.sides.side_index(self)
-        explicit = self.deals[self.hand_no] if self.deals and self.hand_no < len(self.deals) else None
+        i = self.hand_no - self.first_hand
+        explicit = self.deals[i] if self.deals and i < len(self.deals) else None
         if explicit is not None:
             from .record import explicit_deal
 
             on_pile = {x.seat for x in seating.dummies if x.pile}
-            self.hands, dealt = explicit_deal(self, explicit, [s for s in seats if s not in on_pile])
+            self.hands, dealt, stand_ins = explicit_deal(self, explicit, [s for s in seats if s not in on_pile])
         else:
+            stand_ins = []
             order = self.shuffled(range(g.deck.size))
             self.hands, dealt = g.deal_for(self.hand_no).deal(order, seats, n)
         for z in g.table_zones:  # the table's zones the deal leaves out start empty
@@ -202,6 +265,11 @@ class State:
         self.piles = dealt
         self.seat_piles = {z: [0] * n for z in g.seat_zones}
         self.dealt = (tuple(h.bit_count() for h in self.hands), tuple((k, len(v)) for k, v in dealt.items()))
+        self.unseen = None
+        if stand_ins:
+            from .unseen import Unseen
+
+            self.unseen = Unseen.start(self, stand_ins)
         g.phases[0].start(self)
 
     def next_phase(self) -> None:
@@ -237,7 +305,9 @@ class State:
         gained, _facts = g.scoring.score(self)
         for e, p in enumerate(gained):
             self.counters[e] += p
-        self.hand_results.append(self._result(False, gained))
+        r = self._result(False, gained)
+        r["facts"] = _facts  # each entity's scoring facts: an audit names the table row that applies
+        self.hand_results.append(r)
         g.match.after_hand(self, gained, _facts)
         if self.winners is None:
             self._next_hand()
@@ -245,6 +315,13 @@ class State:
             self.cur = -1
 
     def _next_hand(self) -> None:
+        if self.hand_limit is not None and len(self.hand_results) >= self.hand_limit:
+            self.halted, self.cur = "hand_limit", -1
+            return
+        i = self.hand_no + 1 - self.first_hand
+        if self.seed is None and not (self.deals and i < len(self.deals)):
+            self.halted, self.cur = "no_deal", -1  # the record says no more: stop here, all of it applied
+            return
         self.hand_no += 1
         n = self.game.num_players  # the deal passes among the players only, never to a dummy seat
         if self.game.match.rotation == "none":
@@ -253,11 +330,11 @@ class State:
             self.dealer = next((self.dealer + i) % n for i in range(1, n + 1) if self.active[(self.dealer + i) % n])
         else:
             self.dealer = next((self.dealer - i) % n for i in range(1, n + 1) if self.active[(self.dealer - i) % n])
-        if self.deals and self.hand_no < len(self.deals):
-            d = self.deals[self.hand_no].get("dealer", self.dealer)
+        if self.deals and i < len(self.deals):
+            d = self.deals[i].get("dealer", self.dealer)
             if d != self.dealer:
-                raise RecordError(f"deal {self.hand_no}: dealer {d} but the rotation gives {self.dealer}",
-                                  path=f"deals.{self.hand_no}.dealer")
+                raise RecordError(f"deal {i}: dealer {d} but the rotation gives {self.dealer}",
+                                  path=f"deals.{i}.dealer")
         self._start_hand()
 
     def finish(self, entities: Sequence[int]) -> None:
@@ -276,12 +353,13 @@ class State:
         return self.controller[cur] if cur >= 0 else -1
 
     def is_terminal(self) -> bool:
-        """Whether the match is over."""
-        return self.winners is not None
+        """Whether play is over: the match is over (``winners`` set), or play :attr:`halted` before it
+        (the hands asked for are played, or a record without a seed gives no deal for the next hand)."""
+        return self.winners is not None or self.halted is not None
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action, sorted; empty only when the match is over."""
-        if self.winners is not None:
+        """Every legal action, sorted; empty only when play is over (:meth:`is_terminal`)."""
+        if self.winners is not None or self.halted is not None:
             return []
         return self.comp.legal(self)
 
@@ -291,8 +369,11 @@ class State:
 
     def check(self, a: Action) -> None:
         """Raise :class:`IllegalActionError` (naming the clause) unless ``a`` is legal."""
-        if self.winners is not None:
-            raise IllegalActionError(self._name(a), "the match is over", self.game.match.source)
+        if self.winners is not None or self.halted is not None:
+            why = "the match is over" if self.winners is not None else \
+                "the hands asked for are played" if self.halted == "hand_limit" else \
+                "there is no seed and no deal for the next hand"
+            raise IllegalActionError(self._name(a), why, self.game.match.source)
         comp = self.game.phases[self.phase]
         if not comp.is_legal(self, a):
             reason, src = comp.why_illegal(self, a)
@@ -300,11 +381,11 @@ class State:
 
     def can_apply(self, a: Action) -> bool:
         """Yes/no form of :meth:`check`."""
-        return self.winners is None and self.game.phases[self.phase].is_legal(self, a)
+        return self.winners is None and self.halted is None and self.game.phases[self.phase].is_legal(self, a)
 
     def apply(self, a: Action) -> Step:
         """Check and carry out ``a`` for the player to act."""
-        if self.winners is not None:
+        if self.winners is not None or self.halted is not None:
             self.check(a)
         seat, hand, history = self.cur, self.hand_no, self.history
         history.append((seat, a, self.phase))
@@ -338,6 +419,8 @@ class State:
         new.cstate = [x.copy() if x is not None else None for x in self.cstate]
         new.history = self.history[:]
         new.hand_results = [dict(r) for r in self.hand_results]
+        if self.unseen is not None:
+            new.unseen = self.unseen.copy()
         return new
 
     # --- views -----------------------------------------------------------------------

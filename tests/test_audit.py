@@ -72,7 +72,7 @@ def test_every_record_gets_a_verdict_and_the_summary_counts_them(
     assert rows[0].startswith(f"{path}:1: accepted: euchre")
     assert rows[1].startswith(f"{path}:2: unfinished: euchre, 30 actions")
     assert rows[2].startswith(f"{path}:3: rejected: action {first_play(whole)}: 'play ")
-    assert f"(hand 0, action {first_play(whole)} of the hand)" in rows[2]
+    assert f"(hand 0, action {first_play(whole)} of the hand, trick 0)" in rows[2]
     assert rows[3].startswith(f"{path}:4: malformed: malformed JSON")
     assert rows[4].startswith(f"{path}:5: rejected: results.hands.0.scores")
     assert rows[5] == "5 records: 1 accepted, 1 unfinished, 2 rejected, 1 malformed"
@@ -168,4 +168,4 @@ def test_a_rejection_in_a_later_hand_names_the_hand(whole: dict[str, Any]) -> No
             first = i
         st.apply(game.parse_action(step["action"]))
     assert st.hand_no == n and first is not None
-    assert f"(hand {n}, action {start - first} of the hand)" in str(v.error)
+    assert f"(hand {n}, action {start - first} of the hand, trick 4" in str(v.error)

@@ -25,7 +25,7 @@ def test_rules_renders_clauses_with_sources(capsys: pytest.CaptureFixture[str]) 
     assert main(["rules", "euchre"]) == 0
     out = capsys.readouterr().out
     assert "Jack of the same color" in out and "004_945a3021da002f83.txt" in out
-    assert "| maker | tricks | alone | alone_against | result | source |" in out
+    assert "| maker | tricks | alone | alone_against | defend_alone | result | source |" in out
 
 
 def test_simulate_json_statistics(capsys: pytest.CaptureFixture[str]) -> None:

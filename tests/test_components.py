@@ -177,7 +177,8 @@ def test_fact_vocabulary_of_each_system() -> None:
     """The facts each system's tables may read, with their exact domains."""
     tf = (False, True)
     e = Game.from_system("euchre").scoring.facts
-    assert dict(e) == {"tricks": (0, 1, 2, 3, 4, 5), "maker": tf, "trump_made": tf, "alone": tf, "alone_against": tf}
+    assert dict(e) == {"tricks": (0, 1, 2, 3, 4, 5), "maker": tf, "trump_made": tf, "alone": tf, "alone_against": tf,
+                       "defend_alone": tf, "defend_alone_against": tf}
     b = Game.from_system("bird-dog-11").scoring.facts
     assert dict(b) == {"tricks": tuple(range(8)), "maker": tf, "trump_made": tf, "pairs": tuple(range(13)),
                        "most_pairs": tf, "nil": ("none", "made", "broken")}

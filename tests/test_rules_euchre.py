@@ -387,8 +387,10 @@ def test_farmers_hand_trades_exactly_three() -> None:
 # --- going alone and scoring ------------------------------------------------------------------
 
 
-def score_facts(maker: bool, tricks: int, alone: bool = False, alone_against: bool = False) -> dict[str, Any]:
-    return {"maker": maker, "tricks": tricks, "alone": alone, "alone_against": alone_against}
+def score_facts(maker: bool, tricks: int, alone: bool = False, alone_against: bool = False,
+                defend_alone: bool = False) -> dict[str, Any]:
+    return {"maker": maker, "tricks": tricks, "alone": alone, "alone_against": alone_against,
+            "defend_alone": defend_alone}
 
 
 @pytest.mark.parametrize(("facts", "points"), [

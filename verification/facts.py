@@ -67,6 +67,8 @@ class FactModel:
                     if kind == "flag":
                         if getattr(ph, "who", "") == "maker" and "maker" in v:
                             cons.append(z3.Implies(v[name], v["maker"]))
+                        if getattr(ph, "who", "") == "defenders" and "maker" in v:
+                            cons.append(z3.Implies(v[name], z3.Not(v["maker"])))
                         others = [o[name] for f, o in enumerate(self.vars) if f != e]
                         cons.append(v[f"{name}_against"] == (z3.Or(others) if others else z3.BoolVal(False, ctx)))
                     else:

@@ -76,8 +76,11 @@ def queries(game: Game) -> list[tuple[str, str, Callable[[z3.Context], Query]]]:
                         continue  # resolved by the policy
                     if t.hit == "first":
                         continue
+                    # most_specific: two rows of one volume conflict only where no narrower row matches
+                    narrower = [row_cond(fm, 0, t, c) for c in t.rows
+                                if t.hit == "most_specific" and c.volume < a.volume]
                     bad.append(z3.And(row_cond(fm, 0, t, a), row_cond(fm, 0, t, b),
-                                      row_out(fm, 0, a) != row_out(fm, 0, b)))
+                                      row_out(fm, 0, a) != row_out(fm, 0, b), *[z3.Not(c) for c in narrower]))
             return Query(ctx, [*fm.constraints, z3.Or(bad) if bad else z3.BoolVal(False, ctx)],
                          fm.show(0, t))
 

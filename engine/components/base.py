@@ -132,6 +132,15 @@ class Component:
         """Fields this component adds to a hand's result in a record (for example the contract)."""
         return {}
 
+    def result_source(self, field: str) -> Source:
+        """The clause that decides one of this component's result fields (an audit cites it)."""
+        return self.source
+
+    def turn_source(self, st: State) -> Source | None:
+        """The clause that says whose turn it is now (an audit cites it for a seat acting out of
+        turn); None when no clause of the text says so and the spec's own choice decides."""
+        return self.source
+
     def public_view(self, st: State) -> dict[str, Any]:
         """Public facts of this component's part of the position, for every seat's observation
         (the turned-up cards, the trick being played); cards in zones are shown by the zones."""

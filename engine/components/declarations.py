@@ -1,9 +1,10 @@
 """The ``declarations`` component: optional declarations in seat order after trump.
 
 Each asked player either makes the declaration (its ``choice`` label) or passes.
-``who`` picks the players asked (the maker only, everyone, or everyone but the
-maker), ``limit: one`` stops asking once someone has declared, and ``effect``
-says what a declaration does:
+``who`` picks the players asked (the maker only, everyone, everyone but the
+maker, or the ``defenders``: the players not on the maker's side), ``limit:
+one`` stops asking once someone has declared, and ``effect`` says what a
+declaration does:
 
 * ``partner_sits_out``: the declarer's partners take no part in the play
   (Euchre's going alone); scoring sees a ``bool`` fact named after the choice;
@@ -22,7 +23,10 @@ The phase's own window (after trump, before the first card) is shaped by:
 * ``window``: ``always`` (the default) asks every time; ``after_maker`` asks
   only when a player made trump, so when nobody did, the declaration can only
   be made on the host's turns (bird-dog-2p, 001: "or after another player has
-  declared but prior to the first card being played");
+  declared but prior to the first card being played"); ``after_declaration``
+  asks only when some player has declared ``after`` (another phase's choice
+  label): euchre's ``lone_defender: against_loner``, a defender going alone
+  only against a lone maker (EGN's ``defend_alone``);
 * ``preference``: the order in which players are asked, which with
   ``limit: one`` is the preference when more than one wants to declare (the
   first asked who declares has it): ``dealer_left`` (the default: clockwise
@@ -44,8 +48,9 @@ The phase's own window (after trump, before the first card) is shaped by:
   players decide (bird-dog-2p: the Bird Dog's three cards, turned once trump is
   established; a ``tricks`` ``refill`` of that seat then finds them there).
 
-Used by: euchre (alone), bird-dog-11 (nil), bird-dog-2p (nil on one's declaring turn, ``window``,
-``preference``, ``reveal``), bird-dog-21 (the same without ``reveal``, and ``turn_declaration``).
+Used by: euchre (alone; a lone defender, ``who: defenders``, as house rules), bird-dog-11 (nil),
+bird-dog-2p (nil on one's declaring turn, ``window``, ``preference``, ``reveal``), bird-dog-21 (the same
+without ``reveal``, and ``turn_declaration``).
 """
 
 from __future__ import annotations
@@ -89,7 +94,13 @@ class Declarations(Component):
         self.host = d.get("also_on_turns_of")
         self.also_source = Source(**d["also_source"]) if "also_source" in d else self.source
         self.window: str = d.get("window", "always")
-        """``always``, or ``after_maker``: the phase's own window opens only if a player made trump."""
+        """``always``; ``after_maker``: the phase's own window opens only if a player made trump;
+        ``after_declaration``: only if a player declared the choice ``after``."""
+        self.after: str | None = d.get("after")
+        if self.window == "after_declaration" and self.after is None:
+            raise SpecError("window: after_declaration needs 'after' (the choice that opens it)", file,
+                            key=f"{key}.after")
+        self.after_bit = 0
         self.window_source = Source(**d["window_source"]) if "window_source" in d else self.source
         self.preference: str = d.get("preference", "dealer_left")
         """The order of asking, so the preference among players who want to declare (module doc)."""
@@ -103,9 +114,9 @@ class Declarations(Component):
         """A dummy seat whose hand is filled face up from a pile as the phase begins: (seat, pile, size)."""
         self.reveal_source = Source(**rv["source"]) if rv else None
         self.reveal_seat = -1
-        for k, v, allowed in (("who", self.who, ("maker", "all", "not_declarer")),
+        for k, v, allowed in (("who", self.who, ("maker", "all", "not_declarer", "defenders")),
                               ("limit", self.limit, ("any", "one")),
-                              ("window", self.window, ("always", "after_maker")),
+                              ("window", self.window, ("always", "after_maker", "after_declaration")),
                               ("preference", self.preference, ("dealer_left", "maker_left", "maker_right")),
                               ("turn_declaration", self.turn_declaration, ("stands", "yields"))):
             if v not in allowed:
@@ -144,6 +155,11 @@ class Declarations(Component):
                 raise SpecError(f"reveal pile '{self.reveal[1]}' is not a pile of the deal", self.file,
                                 key=f"{self.key}.reveal.from")
         self.bit = 1 << game.codec.labels.index(self.choice)
+        if self.after is not None:
+            if self.after not in game.codec.labels or self.after == self.choice:
+                raise SpecError(f"after: '{self.after}' is no other declaration's choice", self.file,
+                                key=f"{self.key}.after")
+            self.after_bit = 1 << game.codec.labels.index(self.after)
         self.action = self.codec.encode("declare", choice=self.choice)
         self.pass_action = self.codec.encode("pass")
 
@@ -211,6 +227,14 @@ class Declarations(Component):
             return (maker,) if maker >= 0 else ()
         if self.window == "after_maker" and maker < 0:
             return ()
+        if self.window == "after_declaration" and not any(d & self.after_bit for d in st.contract.decl):
+            return ()
+        if self.who == "defenders":
+            if maker < 0:
+                return ()
+            side = st.game.entity_of[maker]
+            return tuple(s for s in st.seats_from(st.dealer) if st.game.entity_of[s] != side
+                         and not st.contract.decl[s] & self.bit)
         if self.preference == "dealer_left":
             seats = st.seats_from(st.dealer)
             if self.who == "not_declarer":

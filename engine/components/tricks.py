@@ -134,6 +134,8 @@ class Tricks(CheckingDoer):
         self.identical_declared = "identical" in d
         """Whether the spec states how identical copies rank (verification then allows them equal power)."""
         self.identical_source = Source(**d["identical_source"]) if "identical_source" in d else self.winner_source
+        self.first_leader_source = Source(**d["first_leader_source"]) if "first_leader_source" in d else None
+        """The clause naming who leads the first trick (None: the text is silent, ``first_leader`` decides)."""
         rf = d.get("refill")
         self.refill: tuple[str, str, int] | None = (rf["seat"], rf["from"], rf["to"]) if rf else None
         self.refill_source = Source(**rf["source"]) if rf else None
@@ -196,6 +198,9 @@ class Tricks(CheckingDoer):
         if con.tt is None:  # no trump was made: play without trump
             con.fix_trump(st.game, -1, -1, con.maker)
         lead_from = con.maker if self.first_leader == "maker" and con.maker >= 0 else None
+        if self.first_leader == "left_of_loner" and con.maker >= 0 \
+                and con.out & st.game.partners_mask[con.maker]:  # the maker went alone: left of the maker leads
+            lead_from = st.next_seat(con.maker)
         if lead_from is not None and not con.out >> lead_from & 1:
             st.cur = lead_from
         else:
@@ -319,6 +324,17 @@ class Tricks(CheckingDoer):
         return f"seat {st.cur} holds {suit} and must follow the led suit {suit}", self.source
 
     # --- results, facts and views --------------------------------------------------
+    def result_source(self, field: str) -> Source:
+        return self.winner_source if field == "trick_winners" else self.source
+
+    def turn_source(self, st: State) -> Source | None:
+        """The first lead: ``first_leader_source``; a later lead: the trick winner's clause (who takes
+        the trick leads next); a card following the lead: no clause (play passes clockwise, as
+        ``tricks`` runs it)."""
+        if st.piles["trick"]:
+            return None
+        return self.winner_source if self._s(st).winners else self.first_leader_source
+
     def result_fields(self, st: State) -> dict[str, Any]:
         """The winner of each trick, in order."""
         return {"trick_winners": list(self._s(st).winners)}

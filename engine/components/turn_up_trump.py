@@ -4,7 +4,9 @@ Rounds run clockwise from the dealer's left, each player passing or acting once:
 
 * ``accept_turn_up``: accept the turned card's suit as trump (Euchre's
   ``order_up``, Bird Dog's ``declare``); with ``dealer_exchange`` the dealer
-  takes the card and discards one face down.
+  takes the card and discards one face down (any card of the hand, or with
+  ``discard_turned: false`` any but the card picked up: euchre's
+  ``dealer_discard: not_turned_card``, OpenSpiel's rule, a house rule).
 * ``name_suit``: name a suit, optionally not the turned one (Euchre's second round).
 
 A round with ``skip_dealer: true`` ends when every player but the dealer (who
@@ -201,6 +203,8 @@ class TurnUpTrump(Component):
         if cs.discarding:
             deck = st.game.deck
             held = deck.canonical(st.hands[st.cur]) if deck.has_copies else st.hands[st.cur]
+            if not self.rounds[cs.round].get("discard_turned", True) and cs.up >= 0:
+                held &= ~(1 << cs.up)
             return [self.discard_action[c] for c in deck.cards_of(held)]
         r = cs.round
         rd = self.rounds[r]
@@ -293,6 +297,9 @@ class TurnUpTrump(Component):
         k = self.codec.kind(a)
         r = self._s(st).round
         if self._s(st).discarding:
+            up = self._s(st).up
+            if self.codec.kind(a) == "discard" and self.codec.cards(a) == (up,) and st.hands[st.cur] >> up & 1:
+                return "the dealer may not discard the card picked up", self.round_sources[r]
             return "the dealer must discard a card from hand", self.round_sources[r]
         if k == "pass" and self._forced(st):
             return "the dealer may not pass: everyone else has passed", self.all_pass_source
