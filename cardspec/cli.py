@@ -21,6 +21,7 @@ from .engine.bots import BOTS
 from .engine.errors import CardspecError
 from .engine.game import Game
 from .engine.invariants import checked_match
+from .engine.loader import spec_dir
 from .engine.options import key_of, parse_value
 from .engine.record import dumps, record_of
 from .engine.spec import Spec, available, load, named_only
@@ -59,7 +60,9 @@ def _clean(text: str) -> str:
     >>> _clean("seat 1: 'play \\x1b[31mAS'")
     "seat 1: 'play \\\\x1b[31mAS'"
     """
-    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return "\n".join(line if line.isprintable() else
+                     "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in line)
+                     for line in text.split("\n"))
 
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
@@ -113,6 +116,7 @@ def play_match(game: Game, seed: int, bot: str) -> tuple[Any, int]:
 def cmd_simulate(args: argparse.Namespace) -> int:
     spec = load(args.system)
     game = Game(spec, _options(spec, args.option))
+    _warn(game)
     if args.n < 1 or args.n > 1_000_000:
         raise UsageError("-n must be between 1 and 1000000")
     wins: Counter[int] = Counter()
@@ -230,6 +234,36 @@ def check_rows(systems: Sequence[str], n: int, bot: str, jobs: int = 1) -> Itera
             yield f.result()
 
 
+FLAGGED = ("flagged: z3 shows the property can fail, and the ambiguity register accounts for it (a reading "
+           "that may not end, an overlap a hit policy resolves); see docs/verification.md")
+
+
+def register_stats(spec: Spec) -> dict[str, Any]:
+    """The register's size, and how many of the spec's clauses (mappings citing a source, outside the register)
+    hold a rule decided by an option."""
+    clauses = decided = 0
+
+    def walk(node: Any) -> None:
+        nonlocal clauses, decided
+        if isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, dict):
+            if "source" in node:
+                clauses += 1
+                if any(isinstance(v, dict) and "$option" in v for v in node.values()) or any(
+                        isinstance(v, dict) and "$option" in v for r in node.get("rows", []) if isinstance(r, dict)
+                        for v in r.values()):
+                    decided += 1
+            for k, v in node.items():
+                if k not in ("ambiguities", "options", "check"):
+                    walk(v)
+
+    walk(spec.data)
+    return {"entries": len(spec.ambiguities), "house_rules": sum(a.house_rule for a in spec.ambiguities),
+            "clauses": clauses, "decided_clauses": decided}
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -243,30 +277,58 @@ def cmd_check(args: argparse.Namespace) -> int:
         load(s)
     cited = citation_problems(systems, args.sources)
     rows: list[dict[str, Any]] = []
+    vrows: list[dict[str, Any]] = []
+    summary: list[dict[str, Any]] = []
     console = Console(stderr=False)
-    for sid in systems:
-        more = " (more where the spec's check clause asks)" if load(sid).check_sets else ""
-        table = Table(title=f"{sid}: {args.n} checked matches per option set{more}")
-        for col in ("option set", "matches", "actions", "hands", "status", "s"):
-            table.add_column(col)
-        for row in check_rows([sid], args.n, args.bot, args.jobs):
-            rows.append(row)
-            table.add_row(_label(row["options"]), str(row["matches"]), str(row["actions"]), str(row["hands"]),
-                          row["status"] if not row["violations"] else row["violations"][0],
-                          f"{row['seconds']:.1f}")
-        if not args.json:
-            console.print(table)
+    with _progress(not args.json and sys.stderr.isatty()) as bar:
+        task = bar.add_task("checking", total=len(systems))
+        for sid in systems:
+            spec = load(sid)
+            bar.update(task, description=f"{sid}: matches")
+            mine = list(check_rows([sid], args.n, args.bot, args.jobs))
+            rows += mine
+            if args.verbose and not args.json:
+                table = Table(title=f"{sid}: {args.n} checked matches per option set", expand=False)
+                for col in ("option set", "matches", "actions", "hands", "status", "s"):
+                    table.add_column(col, overflow="fold")
+                for row in mine:
+                    table.add_row(_label(row["options"]), str(row["matches"]), str(row["actions"]),
+                                  str(row["hands"]), row["status"] if not row["violations"] else row["violations"][0],
+                                  f"{row['seconds']:.1f}")
+                console.print(table)
+            bar.update(task, description=f"{sid}: verification")
+            vmine = verify_rows([sid], 10_000) if not args.no_verify else []
+            vrows += vmine
+            counts = Counter(r["status"] for r in vmine)
+            summary.append({"system": spec.id, "option_sets": len(mine), "matches": sum(r["matches"] for r in mine),
+                            "violations": sum(1 for r in mine if r["violations"]), "verification": dict(counts),
+                            "register": register_stats(spec)})
+            bar.advance(task)
     failed = [r for r in rows if r["violations"]]
-    vrows = verify_rows(systems, 10_000) if not args.no_verify else []
     vbad = [r for r in vrows if r["status"] in ("counterexample", "timeout")]
     if args.json:
-        print(json.dumps({"matches": rows, "verify": vrows, "citations": cited}, indent=1))
-    else:
-        if vrows:
-            print_verify([r for r in vrows if r["status"] != "proved"])
-        print(f"{len(rows)} option sets, {sum(r['matches'] for r in rows)} matches, "
-              f"{len(failed)} with violations; {len(vrows)} verification findings, {len(vbad)} failing; "
-              f"{_citation_line(cited)}")
+        print(json.dumps({"matches": rows, "verify": vrows, "citations": cited, "systems": summary}, indent=1))
+        return 1 if failed or vbad or cited["problems"] else 0
+    for s in summary:
+        reg = s["register"]
+        share = reg["decided_clauses"] / reg["clauses"] if reg["clauses"] else 0.0
+        v = s["verification"]
+        ver = ", ".join(f"{v[k]} {k}" for k in ("proved", "flagged", "counterexample", "timeout") if v.get(k)) \
+            if v else "not run"
+        print(f"{s['system']}: {s['option_sets']} option sets, {s['matches']} matches, {s['violations']} with "
+              f"violations; verification {ver}; register {reg['entries']} entries ({reg['house_rules']} house "
+              f"rules), {reg['decided_clauses']} of {reg['clauses']} clauses decided ({share:.0%})")
+    for r in failed:
+        print(f"VIOLATION {r['system']} ({_label(r['options'])}): {r['violations'][0]}")
+    shown = [r for r in vrows if r["status"] in ("counterexample", "timeout")
+             or (args.verbose and r["status"] == "flagged")]
+    if shown:
+        print_verify(shown)
+    if any(r["status"] == "flagged" for r in vrows):
+        print(FLAGGED + ("" if args.verbose else "; --verbose lists them"))
+    print(f"{len(rows)} option sets, {sum(r['matches'] for r in rows)} matches, "
+          f"{len(failed)} with violations; {len(vrows)} verification findings, {len(vbad)} failing; "
+          f"{_citation_line(cited)}")
     return 1 if failed or vbad or cited["problems"] else 0
 
 
@@ -324,7 +386,7 @@ def print_verify(rows: list[dict[str, Any]]) -> None:
         if r.get("detail") and r["status"] != "proved":
             status += f" ({r['detail']})"
         table.add_row(r["property"], r["system"], _label(r["options"]), status, f"{r['seconds']:.3f}")
-    Console(width=200).print(table)
+    Console().print(table)  # fits the terminal (80 columns when output is not a terminal)
 
 
 def materiality_rows(systems: Sequence[str], n: int, matches: int) -> list[dict[str, Any]]:
@@ -347,6 +409,8 @@ def materiality_rows(systems: Sequence[str], n: int, matches: int) -> list[dict[
 
 def cmd_verify(args: argparse.Namespace) -> int:
     systems = args.systems or list(available())
+    if not 1 <= args.timeout_ms <= 3_600_000:
+        raise UsageError(f"--timeout-ms must be 1..3600000, got {args.timeout_ms}")
     if args.materiality:
         if args.n < 1 or args.n > 100_000:
             raise UsageError("-n must be between 1 and 100000")
@@ -380,12 +444,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _docs_root() -> Path:
+    """The project's docs folder: beside the bundled specs (a checkout, or an editable install), else ./docs."""
+    beside = spec_dir().resolve().parent / "docs"
+    return beside if (beside / "generated.lock").is_file() else Path("docs")
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     from .docs import stale_docs, write_docs
 
-    root = Path(args.root)
+    root = Path(args.root) if args.root else _docs_root()
     if not 1 <= args.jobs <= 64:
         raise UsageError(f"--jobs must be 1..64, got {args.jobs}")
+    if not root.is_dir():
+        raise UsageError(f"--root {root}: no such folder")
     if args.write:
         changed = write_docs(root, args.jobs)
         _emit(args, changed, "\n".join(f"wrote {c}" for c in changed) or "docs up to date")
@@ -401,11 +473,29 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     spec = load(args.system)
     game = Game(spec, _options(spec, args.option))
+    _warn(game)
     return play_terminal(game, args.seed, args.seat, args.bot, args.json)
+
+
+def _warn(game: Game) -> None:
+    for w in game.warnings:
+        print(f"cardspec: warning: {_clean(w)}", file=sys.stderr)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardspec")
+    except PackageNotFoundError:  # pragma: no cover - run from a checkout without installing
+        return "(not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardspec", description=__doc__)
+    p.add_argument("--version", action="version", version=f"cardspec {_version()}")
+    p.add_argument("--json", action="store_true", dest="json_anywhere",
+                   help="machine-readable output (also accepted after the command)")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def add(name: str, helptext: str) -> argparse.ArgumentParser:
@@ -455,6 +545,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="processes for the matches (default: one per core); the results do not depend on it")
     sp.add_argument("--bot", choices=[*sorted(BOTS), "mixed"], default="mixed")
     sp.add_argument("--no-verify", action="store_true", help="skip the z3 verification")
+    sp.add_argument("-v", "--verbose", action="store_true",
+                    help="also the table of option sets and every flagged verification finding")
     sp.add_argument("--sources", metavar="DIR", help="the source texts the citations quote (default: "
                     "CARDSPEC_SOURCES, else ../shared/sources)")
     sp.set_defaults(func=cmd_check)
@@ -471,7 +563,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--write", action="store_true", help="regenerate and write them, and the lock")
     sp.add_argument("--full", action="store_true",
                     help="regenerate in memory and compare (minutes), instead of checking the lock")
-    sp.add_argument("--root", default="docs")
+    sp.add_argument("--root", default=None, help="the docs folder (default: the project's, beside its specs)")
     sp.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="processes for --write and --full, one system each (default: one per core); "
                          "the documents do not depend on it")
@@ -481,10 +573,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code."""
+    out = sys.stdout
     try:
         args = build_parser().parse_args(argv)
+        args.json = args.json or args.json_anywhere
+        if args.command not in ("check", "verify", "docs"):  # no rich output: text from specs and records
+            sys.stdout = _Neutral(out)
         code: int = args.func(args)
+        sys.stdout.flush()
         return code
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        return 0
     except CardspecError as exc:
         print(f"cardspec: error: {exc}", file=sys.stderr)
         return 2
@@ -495,6 +596,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cardspec: interrupted", file=sys.stderr)
         return 130
+    finally:
+        sys.stdout = out
+
+
+class _Neutral:
+    """Standard output with control and format characters of specs and records (terminal escape sequences,
+    right-to-left overrides) written escaped (:func:`_clean`); newlines and tabs pass."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        return self.out.write(_clean(text.replace("\t", "    ")))
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def fileno(self) -> int:
+        return self.out.fileno()
 
 
 if __name__ == "__main__":  # pragma: no cover

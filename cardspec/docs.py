@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,18 @@ from .engine.options import key_of
 from .engine.spec import Spec, available, load
 
 SOURCE_KEYS = ("source",)
+_DECIDED: ContextVar[dict[str, tuple[str, str]] | None] = ContextVar("decided", default=None)
+"""While a rulebook renders: each option that a register entry decides, with the entry's id and anchor."""
+
+
+def entry_anchor(entry_id: str, house_rule: bool) -> str:
+    """The anchor of a register entry's heading in docs/ambiguities.md.
+
+    >>> entry_anchor("dealer-discard", True), entry_anchor("screw-the-dealer", False)
+    ('dealer-discard-house-rule', 'screw-the-dealer')
+    """
+    text = f"{entry_id} (house rule)" if house_rule else entry_id
+    return re.sub(r"[^a-z0-9 _-]", "", text.lower()).replace(" ", "-")
 
 
 def _src(d: Any) -> str:
@@ -27,7 +41,9 @@ def _value(v: Any) -> str:
     if isinstance(v, dict):
         if "$option" in v:
             m = v.get("map")
-            return f"option `{v['$option']}`" + (f" mapped {m}" if m else "")
+            text = f"option `{v['$option']}`" + (f" mapped {m}" if m else "")
+            entry = (_DECIDED.get() or {}).get(v["$option"])
+            return f"*decided* ([`{entry[0]}`](../ambiguities.md#{entry[1]})): {text}" if entry else text
         if "$round" in v:
             return f"per round: `{v['$round']}` (see the schedule)"
         return "{" + ", ".join(f"{k}: {_value(x)}" for k, x in v.items()
@@ -113,10 +129,23 @@ def _table(t: dict[str, Any]) -> list[str]:
 
 
 def rulebook(spec: Spec) -> str:
-    """The rulebook of one system, each clause with its source."""
+    """The rulebook of one system, each clause with its source; each rule the text leaves open is marked
+    *decided*, with its register entry."""
+    token = _DECIDED.set({a.option: (a.id, entry_anchor(a.id, a.house_rule)) for a in spec.ambiguities})
+    try:
+        return _rulebook(spec)
+    finally:
+        _DECIDED.reset(token)
+
+
+def _rulebook(spec: Spec) -> str:
     d = spec.data
+    decided = _DECIDED.get() or {}
     out = [f"# {d['title']} (`{d['id']}`)", "", d.get("summary", ""), "",
-           "Generated from the spec by `cardspec docs --write`; do not edit.", ""]
+           "Generated from the spec by `cardspec docs --write`; do not edit.", "",
+           "Each rule is either **stated** by the text, under the quote its clause cites (*Source*), or "
+           "***decided*** where the text is silent, unclear or contradicts itself: then it is an option, and "
+           "its register entry gives the question, every reading and the reasons.", ""]
     if d.get("zones"):
         out += _zones(d["zones"])
     for key in ("players", "deck", "schedule", "deal", "ranking", "hand_value"):
@@ -132,11 +161,14 @@ def rulebook(spec: Spec) -> str:
         out += _table(t)
     out += _clause("Match", {k: v for k, v in d["match"].items() if k != "end"})
     out += _clause("Match end", d["match"]["end"], "###")
-    out += ["## Options", "", "| option | type | values | default | description |", "|---|---|---|---|---|"]
+    out += ["## Options", "", "| option | type | values | default | decided by | description |",
+            "|---|---|---|---|---|---|"]
     for name, o in d["options"].items():
         vals = ", ".join(key_of(v) for v in o.get("values", [])) or f"{o.get('min')}..{o.get('max')}" \
             if o["type"] != "bool" else "true, false"
-        out.append(f"| `{name}` | {o['type']} | {vals} | {key_of(o['default'])} | {o['description']} |")
+        entry = decided.get(name)
+        by = f"[`{entry[0]}`](../ambiguities.md#{entry[1]})" if entry else ""
+        out.append(f"| `{name}` | {o['type']} | {vals} | {key_of(o['default'])} | {by} | {o['description']} |")
     out += ["", "## Ambiguities", "",
             f"{len(d['ambiguities'])} registered; see [the register](../ambiguities.md#{d['id']}).", ""]
     return "\n".join(out)

@@ -104,6 +104,28 @@ def set_lines(obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def score_lines(game: Game, result: Mapping[str, Any]) -> list[str]:
+    """Why each entity scored what it did this hand: its scoring facts and the row of each table that applied
+    (the row's quote), from the hand's result."""
+    facts = result.get("facts")
+    if result.get("thrown_in"):
+        return ["   the hand was thrown in: no score"]
+    if not facts:
+        return []
+    out = []
+    for e, f in enumerate(facts):
+        team = game.teams[e]
+        who = f"team {e} (seats {', '.join(map(str, team))})" if len(team) > 1 else f"seat {team[0]}"
+        parts = []
+        for t in game.scoring.tables:
+            row = t.select(f)
+            shown = ", ".join(f"{n} {f[n]}" for n in sorted(t.facts_needed()) if n in f)
+            quote = f" — “{row.source.quote}”" if row.source is not None else ""
+            parts.append(f"{t.evaluate(f)} from {t.id} ({shown}){quote}")
+        out.append(f"   {who}: {result['scores'][e]}: " + "; ".join(parts))
+    return out
+
+
 def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> int:
     """Run an interactive match; returns the exit code."""
     if not 0 <= seat < game.num_players:
@@ -117,14 +139,16 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
         while shown_hands < len(st.hand_results):
             r = st.hand_results[shown_hands]
             print(f"-- hand {r['hand']} over: scores {r['scores']}, totals {r['totals']}")
+            for text in score_lines(game, r):
+                print(text)
             shown_hands += 1
         legal = st.legal_actions()
         if st.current_player() != seat:
             a = chooser(st, legal)
-            if not as_json:
+            if not as_json:  # as the person's seat sees it: a face-down card stays face down
                 who = seat_label(game, st.cur) + (f" for seat {st.current_player()}" if st.cur != st.current_player()
                                                    else "")
-                print(f"{who}: {game.action_name(a)}")
+                print(f"{who}: {st.action_seen_by(seat, st.cur, a, st.phase)}")
             st.apply(a)
             continue
         obs = st.observation(seat)
@@ -132,8 +156,9 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
             print(json.dumps(obs, sort_keys=True))
         else:
             shown = "".join(f", {label} {obs[k]}" for k, label in (("trump", "trump"), ("up_card", "up card"))
-                            if k in obs)  # only what this game's phases show
-            print(f"\nhand {obs['hand']}, dealer {obs['dealer']}{shown}, {game.scoring.counter} {obs['counters']}")
+                            if obs.get(k) is not None)  # only what this game's phases show, once it is known
+            totals = obs["counters"].get(game.scoring.counter, [])
+            print(f"\nhand {obs['hand']}, dealer {obs['dealer']}{shown}, {game.scoring.counter} {totals}")
             if obs.get("trick"):
                 print("trick: " + ", ".join(f"{t['seat']}:{t['card']}" for t in obs["trick"]))
             for text in table_lines(game, obs) + seat_zone_lines(game, obs, seat) + set_lines(obs):

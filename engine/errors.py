@@ -69,6 +69,10 @@ class IllegalActionError(ActionError):
         super().__init__(f"illegal action '{action}': {reason}{cite}")
 
 
+class ActionBoundError(ActionError):
+    """A match that reached its action bound (``Game.action_bound``) without ending."""
+
+
 class RecordError(CardspecError):
     """A game record that is malformed or disagrees with the rules."""
 

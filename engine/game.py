@@ -37,6 +37,12 @@ if TYPE_CHECKING:
     from .state import State
 
 
+MAX_HANDS = 10_000
+"""The hands a match may last before the action bound stops it (``Game.action_bound``)."""
+MAX_MATCH_ACTIONS = 2_000_000
+"""The most actions any match may take (as many as a record may hold)."""
+
+
 class Game:
     """Frozen rules: a spec plus a complete set of option values."""
 
@@ -151,7 +157,26 @@ class Game:
         b = rules["bounds"]
         self.hand_points_bounds: tuple[int, int] = (b["hand_points"][0], b["hand_points"][1])
         self.actions_per_hand: int | None = b["actions_per_hand"]
+        self.action_bound: int = min(MAX_MATCH_ACTIONS, self.actions_per_hand * MAX_HANDS) \
+            if self.actions_per_hand else MAX_MATCH_ACTIONS
+        """No match runs past this many actions (``State.apply`` refuses the next): the declared actions per
+        hand times :data:`MAX_HANDS`, and never more than :data:`MAX_MATCH_ACTIONS`."""
+        self.warnings: list[str] = self._warnings()
+        """What a user should know before playing these rules (a target too far to reach in the action bound)."""
         self._tables: dict[tuple[int, int], TrickTables] = {}
+
+    def _warnings(self) -> list[str]:
+        m = self.match
+        if m.kind not in ("target", "countdown"):
+            return []
+        gap = abs(m.target - m.start)
+        best = max(abs(self.hand_points_bounds[0]), abs(self.hand_points_bounds[1]), 1)
+        hands = -(-gap // best)
+        if hands * (self.actions_per_hand or 1) > self.action_bound or hands > MAX_HANDS:
+            return [f"the {m.counter} target {m.target} needs at least {hands} hands at {best} a hand, more than the "
+                    f"action bound of {self.action_bound} actions ({MAX_HANDS} hands) allows: matches will stop "
+                    "at the bound"]
+        return []
 
     def per_round(self, value: Any, key: str) -> tuple[Any, ...]:
         """A spec value for every round of the schedule, ``{$round: NAME}`` references resolved.

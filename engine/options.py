@@ -65,8 +65,27 @@ class OptionDecl:
             raise OptionError(f"option '{self.name}' must be one of {list(self.values)}, got {v!r}")
         return v
 
+    def value_of_key(self, key: str) -> Any:
+        """The value whose canonical text (:func:`key_of`) is ``key``, or None; an int range is never listed.
+
+        >>> OptionDecl("n", "int", (), 1, 2_000_000, 2, "").value_of_key("1999999")
+        1999999
+        """
+        if self.type == "int":
+            try:
+                v = int(key)
+            except ValueError:
+                return None
+            assert self.min is not None and self.max is not None
+            return v if self.min <= v <= self.max and key_of(v) == key else None
+        return next((v for v in self.all_values() if key_of(v) == key), None)
+
+    def has_key(self, key: str) -> bool:
+        """Whether ``key`` is the canonical text of one of this option's values."""
+        return self.value_of_key(key) is not None
+
     def all_values(self) -> tuple[Any, ...]:
-        """Every value (for an int option: its range)."""
+        """Every value (for an int option: its range; callers that only test membership use :meth:`has_key`)."""
         if self.type == "bool":
             return (False, True)
         if self.type == "int":

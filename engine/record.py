@@ -38,7 +38,6 @@ from .errors import (
     SpecError,
 )
 from .loader import MAX_SCHEMA_ERRORS, record_schema, short_repr, unexpected_key
-from .options import parse_value
 from .unseen import UNSEEN, Unseen
 
 if TYPE_CHECKING:
@@ -252,8 +251,7 @@ def _game_for(rec: Mapping[str, Any]) -> Game:
         if k not in decls:
             raise RecordError(f"unknown option '{k}'", path=f"options.{k}")
         try:
-            opts[k] = decls[k].check(v) if not isinstance(v, str) or decls[k].type == "enum" \
-                else parse_value(decls[k], v)
+            opts[k] = decls[k].check(v)  # a record writes values as JSON: true, 3, "redeal" (never "yes")
         except OptionError as exc:
             raise RecordError(str(exc), path=f"options.{k}") from None
     try:

@@ -19,6 +19,9 @@ from .errors import CardspecError, OptionError, Source, SpecError
 from .loader import LoadedYaml, load_spec_file, spec_dir
 from .options import OptionDecl, key_of
 
+MAX_OPTION_SETS = 2000
+"""At most this many option sets are checked and verified for one spec (the bundled specs have up to 200)."""
+
 
 @dataclass(frozen=True)
 class Ambiguity:
@@ -92,13 +95,20 @@ class Spec:
             sets += [{name: v} for v in d.sample_values() if v != d.default and (name, key_of(v)) not in only
                      and not d.requires.get(key_of(v))]  # a value that requires others is played with them
         for a in self.ambiguities:
-            for v in decls[a.option].all_values() if a.with_options else ():
+            d = decls[a.option]
+            # with with_options, every value of the option (of an int option: every reading) goes with them
+            values = ([d.value_of_key(k) for k in a.readings] if d.type == "int" else d.all_values()) \
+                if a.with_options else ()
+            for v in values:
                 combo = {**a.with_options, a.option: v}
                 if v != decls[a.option].default and combo not in sets:
                     sets.append(combo)
         for combo, _n in self.check_sets:
             if combo not in sets:
                 sets.append(combo)
+        if len(sets) > MAX_OPTION_SETS:
+            raise SpecError(f"{len(sets)} option sets to check, more than {MAX_OPTION_SETS}: register fewer "
+                            "readings, or move fewer options together", self.file, None, "options")
         return sets
 
     @property
@@ -112,19 +122,54 @@ class Spec:
         """How many matches ``cardspec check`` plays under ``opts`` when asked for ``n`` per option set."""
         return max([n, *(m for o, m in self.check_sets if o == opts)])
 
+    def _check_option_maps(self, node: Any, path: tuple[str | int, ...]) -> None:
+        """Every ``{$option: NAME, map: {...}}`` names a declared option, and its map has an entry for each
+        of the option's values and none for anything else (checked at load, with the line)."""
+        if isinstance(node, list):
+            for i, v in enumerate(node):
+                self._check_option_maps(v, (*path, i))
+            return
+        if not isinstance(node, dict):
+            return
+        if "$option" in node:
+            key = ".".join(str(p) for p in path)
+            line = self.loaded.line_of(path)
+            decls = self.option_decls
+            d = decls.get(node["$option"])
+            if d is None:
+                raise SpecError(f"refers to undeclared option '{node['$option']}'", self.file, line, key)
+            m = node.get("map")
+            if isinstance(m, dict):
+                stray = sorted(k for k in m if not d.has_key(str(k)))
+                if stray:
+                    raise SpecError(f"option map keys {stray} are not values of option '{d.name}'",
+                                    self.file, line, key)
+                assert d.type != "int" or (d.min is not None and d.max is not None)
+                if d.type == "int" and len(m) < (d.max or 0) - (d.min or 0) + 1:
+                    raise SpecError(f"option map covers {len(m)} of the {(d.max or 0) - (d.min or 0) + 1} values "
+                                    f"of int option '{d.name}'", self.file, line, key)
+                if d.type != "int":
+                    missing = [key_of(v) for v in d.all_values() if key_of(v) not in m]
+                    if missing:
+                        raise SpecError(f"option map has no entry for {missing} of option '{d.name}'",
+                                        self.file, line, key)
+                for k, v in m.items():
+                    self._check_option_maps(v, (*path, "map", k))
+            return
+        for k, v in node.items():
+            self._check_option_maps(v, (*path, k))
+
     def check_register(self) -> None:
         """Each ambiguity names a declared option; its decision is that option's default; every
         option's ``requires`` names its own values and other options' values."""
         decls = self.option_decls
         for name, d in decls.items():
-            mine = {key_of(v) for v in d.all_values()}
             for val, needs in d.requires.items():
-                if val not in mine:
+                if not d.has_key(val):
                     raise SpecError(f"option '{name}': requires names '{val}', which is not one of its values",
                                     self.file, self.loaded.line_of(("options", name)), f"options.{name}.requires")
                 for other, want in needs.items():
-                    if other not in decls or other == name or key_of(want) not in {
-                            key_of(v) for v in decls[other].all_values()}:
+                    if other not in decls or other == name or not decls[other].has_key(key_of(want)):
                         raise SpecError(f"option '{name}': requires {other}={key_of(want)}, which is no value of "
                                         "another declared option", self.file, self.loaded.line_of(("options", name)),
                                         f"options.{name}.requires")
@@ -135,8 +180,7 @@ class Spec:
                 raise SpecError(f"ambiguity '{a.id}' names undeclared option '{a.option}'",
                                 self.file, line, key)
             d = decls[a.option]
-            values = {key_of(v) for v in d.all_values()}
-            stray = set(a.readings) - values
+            stray = {r for r in a.readings if not d.has_key(r)}
             if stray:
                 raise SpecError(f"ambiguity '{a.id}': readings {sorted(stray)} are not values of "
                                 f"option '{a.option}'", self.file, line, key)
@@ -154,6 +198,7 @@ class Spec:
             if a.decision != key_of(d.default):
                 raise SpecError(f"ambiguity '{a.id}': decision '{a.decision}' differs from the default "
                                 f"'{key_of(d.default)}' of option '{a.option}'", self.file, line, key)
+        self._check_option_maps(self.data, ())
         for i, (combo, _n) in enumerate(self.check_sets):
             key = f"check.option_sets.{i}"
             line = self.loaded.line_of(("check", "option_sets", i))

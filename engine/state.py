@@ -23,7 +23,7 @@ from . import chance
 from .actions import Action
 from .cards import Card, CardMask
 from .contract import Contract
-from .errors import IllegalActionError, RecordError
+from .errors import ActionBoundError, IllegalActionError, RecordError
 from .zones import census, view
 
 if TYPE_CHECKING:
@@ -388,6 +388,9 @@ class State:
         if self.winners is not None or self.halted is not None:
             self.check(a)
         seat, hand, history = self.cur, self.hand_no, self.history
+        if len(history) >= self.game.action_bound:
+            raise ActionBoundError(f"the match reached its action bound of {self.game.action_bound} actions "
+                                   f"(hand {self.hand_no}) without ending")
         history.append((seat, a, self.phase))
         if not self.comp.try_apply(self, a):
             history.pop()
@@ -453,12 +456,8 @@ class State:
         g = self.game
         deck = g.deck
         names = deck.names
-        hist = []
-        for who, a, ph in self.history[self.hand_start:]:
-            if who != seat and g.phases[ph].hidden(a):
-                hist.append({"seat": who, "action": g.action_name(a).split()[0] + " ?"})
-            else:
-                hist.append({"seat": who, "action": g.action_name(a)})
+        hist = [{"seat": who, "action": self.action_seen_by(seat, who, a, ph)}
+                for who, a, ph in self.history[self.hand_start:]]
         zones: dict[str, Any] = {}
         players = g.num_players
         for zid, owner, cards in self.zone_cards():
@@ -481,6 +480,15 @@ class State:
             "history": hist,
             "legal": [g.action_name(a) for a in self.legal_actions()] if seat == self.current_player() else [],
         }
+
+    def action_seen_by(self, seat: int, who: int, a: Action, phase: int) -> str:
+        """The name of action ``a`` (taken by seat ``who`` in phase ``phase``) as ``seat`` sees it: cards
+        the phase hides from the other players (a face-down discard, a kitty exchange) become ``?``."""
+        g = self.game
+        name = g.action_name(a)
+        if who != seat and g.phases[phase].hidden(a):
+            return name.split()[0] + " ?"
+        return name
 
     def __repr__(self) -> str:
         return (f"State({self.game.id}, hand={self.hand_no}, dealer={self.dealer}, "

@@ -123,3 +123,25 @@ def test_check_rejects_bad_counts(capsys) -> None:  # type: ignore[no-untyped-de
     assert main(["check", "euchre", "-n", "0"]) == 2
     assert main(["check", "euchre", "-j", "0"]) == 2
     assert "must be between" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("system", ["euchre", "bird-dog-11", "riding-the-bus"])
+def test_rules_mark_each_decided_rule_with_its_register_entry(system: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A rule the text leaves open is marked decided and links its entry; a stated rule is not marked."""
+    from cardspec.engine.spec import load
+
+    assert main(["rules", system]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    for a in load(system).ambiguities:
+        linked = [ln for ln in lines if f"[`{a.id}`](../ambiguities.md#" in ln]
+        assert linked, f"{a.id} is linked from the rulebook"
+    entries = {a.option for a in load(system).ambiguities}
+    for ln in lines:
+        if ln.startswith("- **") and "*decided*" in ln:
+            assert "option `" in ln
+        if ln.startswith("- **") and "option `" in ln and "*decided*" not in ln:
+            # a table parameter (the number of players), not a decision: no register entry names it
+            assert not any(f"option `{o}`" in ln for o in entries), ln
+    assert "- **tricks**: 5" in out or system != "euchre"  # stated by the text, not marked

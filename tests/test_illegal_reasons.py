@@ -78,7 +78,7 @@ def test_follow_reason_names_the_led_suit() -> None:
 
 
 def test_draw_and_knock_reasons() -> None:
-    g = Game.from_system("riding-the-bus", {"players": 2})
+    g = Game.from_system("riding-the-bus", {"players": 2, "first_turn_knock": "forbidden"})
     st = g.new_initial_state(4)
     e = refused(st, "knock")
     assert e.reason == "the first player of a round starts by drawing"

@@ -172,5 +172,5 @@ def test_checker_catches_a_broken_conservation() -> None:
 
 def test_checker_catches_out_of_bounds_scores() -> None:
     st = Game.from_system("euchre").new_initial_state(1)
-    st.hand_results.append({"hand": 0, "scores": [5, 0]})
+    st.hand_results.append({"hand": 0, "scores": [8, 0]})  # euchre's bound: 7 (a lone march, cumulative)
     assert inv.score_bounds(st)

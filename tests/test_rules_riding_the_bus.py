@@ -43,7 +43,8 @@ def new_state(hands: Sequence[Sequence[str]], stock_top: Sequence[str] = (),
 
 
 # The knock tests knock on the round's first turn, which the register's first-turn-knock
-# decision forbids by default; they run under the other reading, and the default is pinned below.
+# decision allows ("On your turn, rather than picking up a card, you may knock"); they name the reading
+# explicitly, and both readings are pinned below.
 KNOCK_AT_ONCE = {"first_turn_knock": "allowed"}
 
 
@@ -399,10 +400,11 @@ def test_empty_pickup_pile_ends_the_round_option() -> None:
     assert r["scores"] == [1] + [0] * 14
 
 
-def test_the_first_player_starts_by_picking_up() -> None:
+def test_the_first_player_starts_by_picking_up_under_the_forbidden_reading() -> None:
     """"The person to the left of the dealer starts by picking up a card of the pickup pile":
-    under the decided reading the first turn of a round offers no knock; the second does."""
-    _g, st = new_state([N86_17, LOW_4, KQ5_20, AK7_21], stock_top=["2H", "3S"])
+    read as a rule (first_turn_knock=forbidden), the first turn of a round offers no knock; the second does."""
+    _g, st = new_state([N86_17, LOW_4, KQ5_20, AK7_21], stock_top=["2H", "3S"],
+                       options={"first_turn_knock": "forbidden"})
     assert st.current_player() == 1
     assert st.legal_action_names() == ["draw stock"]
     with pytest.raises(IllegalActionError) as err:
@@ -410,6 +412,14 @@ def test_the_first_player_starts_by_picking_up() -> None:
     assert "picking up a card of the pickup pile" in (err.value.source.quote if err.value.source else "")
     quiet_turn(st, "2H")
     assert "knock" in st.legal_action_names()
+
+
+def test_on_your_turn_you_may_knock_even_on_the_first_turn() -> None:
+    """"On your turn, rather than picking up a card, you may knock": the decided reading (allowed) offers the
+    knock on the round's very first turn too."""
+    _g, st = new_state([N86_17, LOW_4, KQ5_20, AK7_21], stock_top=["2H", "3S"])
+    assert st.current_player() == 1
+    assert sorted(st.legal_action_names()) == ["draw stock", "knock"]
 
 
 @pytest.mark.parametrize("seed", range(6))

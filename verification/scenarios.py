@@ -20,7 +20,6 @@ from typing import Any
 
 from cardspec.engine.bots import BOTS
 from cardspec.engine.game import Game
-from cardspec.engine.options import key_of
 from cardspec.engine.record import record_of
 from cardspec.engine.spec import Ambiguity, Spec
 from cardspec.engine.state import State
@@ -40,10 +39,10 @@ class Scenario:
 
 
 def _value(spec: Spec, option: str, text: str) -> Any:
-    for v in spec.option_decls[option].all_values():
-        if key_of(v) == text:
-            return v
-    raise KeyError(text)
+    v = spec.option_decls[option].value_of_key(text)
+    if v is None:
+        raise KeyError(text)
+    return v
 
 
 def _trick_winners(st: State) -> list[int]:

@@ -12,7 +12,9 @@
 * ``match ends``: proved when no hand lowers a counter and every scored hand
   raises one (so the match ends within a computable number of hands), and
   flagged with the reason otherwise (a score that can go down, hands that may
-  be thrown in, strikes taken back).
+  be thrown in, strikes taken back): the match *may* not end. When no hand can
+  move any total towards the end at all, the match *can never* end: a
+  counterexample, which fails ``verify``.
 """
 
 from __future__ import annotations
@@ -136,6 +138,13 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
     # progress is a rise towards a target, or a fall in a countdown (counters fall towards its target)
     down = m.kind == "countdown"
     sign = -1 if down else 1
+    r0, _ = find(ctx, [*fm.constraints, z3.Or([sign * points(fm, e) > 0 for e in range(fm.E)])], {}, witness=False)
+    if r0 == z3.unknown:
+        return "timeout", "", None
+    if r0 == z3.unsat:
+        toward = "down to" if down else "up to"
+        return "counterexample", (f"can never end: no hand moves any {m.counter} total {toward} the end "
+                                  f"({'target' if m.kind != 'elimination' else 'limit'})"), None
     show = {k: v for e in range(fm.E) for k, v in {**fm.show(e), f"points[{e}]": points(fm, e)}.items()}
     r, w = find(ctx, [*fm.constraints, z3.Or([sign * points(fm, e) < 0 for e in range(fm.E)])], show)
     if r == z3.unknown:

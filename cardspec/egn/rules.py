@@ -156,8 +156,10 @@ def ruleset_of(options: dict[str, Any], note: Any) -> dict[str, Any]:
         rs["winning_score"] = get("target")
     if get("going_alone") is False:
         note("going_alone", "false has no EGN form (EGN always allows going alone)")
-    for k, ok in (("march_overlap", "most_specific"), ("dealer_discard", "any")):
-        if get(k) not in (None, ok):
+    handled = {"all_pass", "loner_lead", "farmers_hand", "farmers_hand_pass", "lone_euchre", "lone_defender",
+               "target", "going_alone"}
+    for k, d in decls.items():  # every other option EGN cannot say, at any value but the text's
+        if k not in handled and get(k) != d[1]:
             note(k, f"{get(k)!r} has no EGN form")
     return rs
 
