@@ -206,10 +206,19 @@ def test_a_closed_pipe_ends_quietly() -> None:
     assert len(p.stdout) == 10 and "Broken pipe" not in p.stderr and "Traceback" not in p.stderr, p.stderr
 
 
-def test_docs_run_from_outside_the_project_find_its_documents(tmp_path: Path) -> None:
+def test_docs_run_from_outside_the_project_never_call_its_documents_out_of_date(tmp_path: Path) -> None:
+    """Run from another folder, `cardspec docs` finds the project's documents beside its specs (a checkout or
+    an editable install: up to date); an installed copy has no documents beside it, and then says so in one
+    line (exit 2) instead of calling every document out of date."""
     p = subprocess.run([sys.executable, "-m", "cardspec", "docs"], capture_output=True, text=True, cwd=tmp_path,
                        timeout=120)
-    assert p.returncode == 0 and "docs up to date" in p.stdout, p.stdout + p.stderr
+    where = subprocess.run([sys.executable, "-c", "from cardspec.engine.loader import spec_dir; print(spec_dir())"],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=60).stdout.strip()
+    assert where, "the installed package names its spec folder"
+    if (Path(where).resolve().parent / "docs" / "generated.lock").is_file():
+        assert p.returncode == 0 and "docs up to date" in p.stdout, p.stdout + p.stderr
+    else:
+        assert p.returncode == 2 and "no such folder" in p.stderr and "out of date" not in p.stdout, p.stderr
 
 
 def test_no_document_names_a_path_of_one_machine() -> None:
