@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MalformedRecordError, RecordError
-from .record import read_records, record_of, replay
+from .record import filled_record, read_records, replay
 from .state import State
 
 VERDICTS = ("accepted", "unfinished", "rejected", "malformed")
@@ -45,6 +45,8 @@ class Verdict:
     error: RecordError | None = None
     state: State | None = field(default=None, repr=False)
     """The final state (accepted and unfinished records): :attr:`record` is built from it."""
+    unseen_actions: dict[int, str] = field(default_factory=dict, repr=False)
+    """The actions given with an unseen card, by index (written as given in :attr:`record`)."""
     unchecked: list[str] = field(default_factory=list)
     """What the audit could not check (cards the record never shows)."""
 
@@ -83,7 +85,7 @@ class Verdict:
     @property
     def record(self) -> dict[str, Any] | None:
         """The record with its results filled in (accepted and unfinished records)."""
-        return record_of(self.state) if self.state is not None else None
+        return filled_record(self.state, self.unseen_actions) if self.state is not None else None
 
 
 @dataclass
@@ -128,7 +130,7 @@ def audit(where: str, rec: Any) -> Verdict:
     done = st.winners is not None or st.halted == "hand_limit"
     return Verdict(where, "accepted" if done else "unfinished", st.game.id, len(st.history),
                    len(st.hand_results), list(st.winners) if st.winners is not None else None, state=st,
-                   unchecked=r.unchecked)
+                   unchecked=r.unchecked, unseen_actions=r.unseen_actions)
 
 
 def _played(rec: Any) -> int:

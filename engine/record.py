@@ -18,7 +18,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -207,11 +207,22 @@ class Replay:
     state: State
     unchecked: list[str]
     """What could not be checked (cards the record never shows: :mod:`cardspec.engine.unseen`)."""
+    unseen_actions: dict[int, str] = field(default_factory=dict)
+    """The actions the record gives with an unseen card (``discard ?``), by index, as given."""
 
     @property
     def record(self) -> dict[str, Any]:
-        """The record with its results filled in."""
-        return record_of(self.state)
+        """The record with its results filled in; an action with an unseen card stays as given (the stand-in
+        the engine played for it is never written)."""
+        return filled_record(self.state, self.unseen_actions)
+
+
+def filled_record(st: State, unseen_actions: Mapping[int, str]) -> dict[str, Any]:
+    """:func:`record_of` a replayed state, with the actions given with an unseen card written as given."""
+    rec = record_of(st)
+    for i, text in unseen_actions.items():
+        rec["actions"][i]["action"] = text
+    return rec
 
 
 _GAMES: dict[tuple[str, str], Game] = {}
@@ -292,6 +303,7 @@ def replay(rec: Any, where: str = "") -> Replay:
     stated = rec.get("results")
     checked_hands = 0
     notes: list[str] = []
+    hidden_steps: dict[int, str] = {}
     for i, step in enumerate(rec["actions"]):
         if st.is_terminal():
             raise RecordError(f"'{step['action']}' after " + (
@@ -312,6 +324,7 @@ def replay(rec: Any, where: str = "") -> Replay:
                 if unseen is None:
                     unseen = st.unseen = Unseen(set(), {}, hand=st.hand_no)
                 unseen.play_hidden(st, word, i)
+                hidden_steps[i] = step["action"]
             elif unseen is None or not unseen.cards:
                 st.apply(g.parse_action(step["action"]))
             else:
@@ -337,7 +350,7 @@ def replay(rec: Any, where: str = "") -> Replay:
         if st.is_terminal():
             st.unseen.ended()
         notes.extend(st.unseen.notes)
-    return Replay(st, notes)
+    return Replay(st, notes, hidden_steps)
 
 
 def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, final: bool = False) -> int:

@@ -364,3 +364,16 @@ def test_an_unseen_discard_with_the_whole_deal_known() -> None:
         assert any("'discard ?'" in n for n in v.unchecked)
         done += 1
     assert done >= 5
+
+
+def test_the_filled_in_record_never_writes_a_stand_in_for_an_unseen_card() -> None:
+    """An unseen discard stays `discard ?` in the record the audit fills in, and the deal keeps its `?`."""
+    rec = hide_kitty(one_hand(3))
+    disc = [i for i, s in enumerate(rec["actions"]) if s["action"] == "discard ?"]
+    assert disc
+    v = audit("t: ", rec)
+    assert v.verdict == "accepted" and v.record is not None
+    assert [v.record["actions"][i]["action"] for i in disc] == ["discard ?"] * len(disc)
+    assert v.record["deals"] == rec["deals"]
+    assert replay(rec).record["actions"][disc[0]]["action"] == "discard ?"
+    assert audit("t: ", v.record).verdict == "accepted"  # and it replays as given
