@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..engine.errors import RecordError
+from ..engine.record import _no_duplicates  # the records' JSON reader refuses duplicate keys the same way
 from .condensed import CondensedError, unpack
 
 EGN_TYPE = "Euchre Game Notation"
@@ -177,17 +178,6 @@ def read_file(path: Path) -> tuple[str, Any]:
         raise EgnError(name, "", "JSON nested too deeply") from None
     except ValueError as exc:
         raise EgnError(name, "", f"not JSON: {str(exc)[:160]}") from None
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for k, _ in pairs:
-            if k in seen:
-                raise ValueError(f"duplicate key {k[:64]!r}")
-            seen.add(k)
-    return out
 
 
 def read_games(file: str, doc: Any, problems: list[str]) -> list[EgnGame]:
