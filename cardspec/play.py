@@ -1,7 +1,15 @@
 """Terminal play: a person at one seat, bots at the others.
 
-Type an action's number or its name (``play JD``, ``pass``); ``q`` quits.
-With ``--json`` each prompt is the seat's observation as one JSON line.
+Each prompt shows the table as the person's seat sees it (:mod:`cardspec.play_table`, from its observation
+only): the hand, dealer, trump and turned card, a row per seat (team, cards, tricks, total, notes), the trick,
+the piles, the person's cards (and a hand's value where the game has one). Every play is echoed as the seat
+sees it (a face-down card stays ``?``), trick winners are announced, and a finished hand says why each side
+scored (the row of each scoring table that applied).
+
+Type a menu number or an action's name (``play JD``, ``pass``); ``q`` quits. The menu lists once the actions
+that name the same cards in different orders (Riding the Bus's ``take``) and asks for the order next; a
+going-alone declaration reads ``alone`` / ``partner`` (either word may be typed, as may ``pass``).
+With ``--json`` each prompt is the seat's observation as one JSON line and a number indexes its ``legal`` list.
 When the person acts for another seat it controls (a dummy, such as
 bird-dog-2p's Bird Dog), the prompt names that seat and shows the cards of it
 that the person sees (:func:`acting_lines`).
@@ -12,12 +20,32 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .engine.bots import BOTS
 from .engine.errors import ActionError
 from .engine.game import Game
+from .play_table import (
+    clean,
+    console,
+    hand_over,
+    hand_value_line,
+    headline,
+    score_lines,
+    seat_table,
+    seat_zone_lines,
+    set_lines,
+    table_lines,
+    totals_line,
+    trick_line,
+    who,
+)
+
+if TYPE_CHECKING:
+    from .engine.components.base import Component
+    from .engine.state import State
 
 
 def seat_label(game: Game, s: int) -> str:
@@ -41,89 +69,144 @@ def acting_lines(game: Game, obs: Mapping[str, Any], seat: int) -> list[str]:
     return out
 
 
-def table_lines(game: Game, obs: Mapping[str, Any]) -> list[str]:
-    """The prompt's lines about the round and the table, derived from the spec alone: this round's
-    schedule parameters (hand size, wild rank, ...), and what the seat sees of each pile on the table
-    (the top of a stacked pile such as the discard pile, every card of a laid-out one, or the count)."""
+# --- the menu ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Choice:
+    """A menu entry: its text, and the legal actions it stands for (several: the same cards named in different
+    orders, the order asked next)."""
+
+    label: str
+    names: tuple[str, ...]
+
+
+def lone_choice(comp: Component) -> str | None:
+    """The choice of a declaration whose declarer's partners sit out (going alone), from the phase's own data;
+    its menu reads as a choice between going alone and playing with the partner. None for any other phase."""
+    if comp.kind == "declarations" and getattr(comp, "effect", None) == "partner_sits_out":
+        return str(getattr(comp, "choice", "")) or None
+    return None
+
+
+def word(comp: Component, name: str) -> str:
+    """An action as the menu and the log say it: a going-alone declaration's ``pass`` is ``partner`` (and its
+    choice, ``defend_alone``, ``defend alone``); the engine's names are unchanged."""
+    lone = lone_choice(comp)
+    if lone is None:
+        return name
+    return "partner" if name == "pass" else lone.replace("_", " ") if name == lone else name
+
+
+def aliases(comp: Component) -> dict[str, str]:
+    """The words a person may type for an action besides its engine name (lower case)."""
+    lone = lone_choice(comp)
+    return {"partner": "pass", lone.replace("_", " "): lone} if lone else {}
+
+
+def choices(game: Game, comp: Component, names: Sequence[str]) -> list[Choice]:
+    """The menu: the legal actions in order, those that name the same cards in different orders listed once
+    (at the first of them), and a going-alone declaration as ``alone`` / ``partner``."""
+    deck = set(game.deck.names)
+    lone = lone_choice(comp)
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for n in names:
+        toks = n.split()
+        cards = sorted(t for t in toks if t in deck)
+        key = tuple("" if t in deck else t for t in toks) + tuple(cards) if len(cards) > 1 else (n,)
+        groups.setdefault(key, []).append(n)
     out = []
-    sched = game.schedule
-    if sched is not None:
-        i = sched.index(obs["hand"])
-        params = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sched.rows[i].items())
-        out.append(f"round {i + 1} of {len(sched)}: {params}")
-    for zid in game.table_zones:
-        seen = obs["zones"].get(zid)
-        if zid == "trick" or not isinstance(seen, Mapping) or "count" not in seen:
-            continue  # the trick has its own line; a hidden pile shows nothing
-        n = seen["count"]
-        cards = seen.get("cards_top_first")
-        if "sets" in obs and game.zone_of[zid].order == "sequence":
-            cards = None  # a melding phase shows its sets one by one (set_lines)
-        if cards is None or not n:
-            out.append(f"{zid}: {n} card{'s' * (n != 1)}")
-        elif game.zone_of[zid].order == "stack":
-            out.append(f"{zid}: top {cards[0]} ({n} card{'s' * (n != 1)})")
+    for g in groups.values():
+        w = word(comp, g[0])
+        if len(g) > 1:
+            label = f"{g[0]}  (these cards in any order: {len(g)} orders, asked next)"
+        elif w == "partner" and lone is not None:
+            label = "partner — play with your partner (pass)"
+        elif g[0] == lone:
+            label = f"{w} — your partner sits out this hand" + (f" ({g[0]})" if w != g[0] else "")
         else:
-            out.append(f"{zid}: {' '.join(cards)}")
+            label = w
+        out.append(Choice(label, tuple(g)))
     return out
 
 
-def seat_zone_lines(game: Game, obs: Mapping[str, Any], seat: int) -> list[str]:
-    """One line per seat-owned zone besides the hand that holds cards (a foot, a face-down pile):
-    the cards of each seat's instance where the seat sees them, else the count."""
-    out = []
-    for zid in game.seat_zones:
-        views = obs["zones"].get(zid)
-        if not isinstance(views, list) or not any(v.get("count") for v in views):
-            continue
-        parts = []
-        for s, v in enumerate(views):
-            who = "you" if s == seat else f"seat {s}"
-            cards = v.get("cards_top_first")
-            parts.append(f"{who} {' '.join(cards)}" if cards else f"{who} {v.get('count', 0)}")
-        out.append(f"{zid}: " + ", ".join(parts))
-    return out
+def ask_order(game: Game, c: Choice) -> str | None:
+    """Which order of a grouped choice: a number, the cards in order, or Enter for the first. None: quit;
+    ``""``: not one of them."""
+    print(f"in which order? the cards go in the order named (Enter: {c.names[0]})")
+    for i, n in enumerate(c.names):
+        print(f"    {i}) {n}")
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line or line.strip().lower() in ("q", "quit"):
+        return None
+    text = line.strip()
+    if not text:
+        return c.names[0]
+    if text.isdigit():
+        return c.names[int(text)] if int(text) < len(c.names) else ""
+    deck = set(game.deck.names)
+    return next((n for n in c.names if text == n or text.split() == [t for t in n.split() if t in deck]), "")
 
 
-def set_lines(obs: Mapping[str, Any]) -> list[str]:
-    """The sets on the table, side by side (from a melding phase's public view), and who has laid out."""
-    sets = obs.get("sets")
-    if not isinstance(sets, list):
-        return []
-    out = []
-    sides = sorted({m["side"] for m in sets})
-    for side in sides:
-        mine = [f"#{m['number']} {' '.join(m['cards'])}" + (f" ({m['book']} book)" if m["book"] else "")
-                for m in sets if m["side"] == side]
-        out.append(f"side {side} sets: " + "; ".join(mine))
-    if "lay_out_minimum" in obs:
-        out.append(f"lay-out minimum {obs['lay_out_minimum']}; laid out: {obs.get('laid_out', [])}; "
-                   f"in the foot: {obs.get('in_foot', [])}")
-    if obs.get("answer"):
-        out.append(f"the partner answered: {obs['answer']}")
-    return out
+# --- the match ------------------------------------------------------------------------------------------
+class TrickWatch:
+    """Who won each trick, as the seat learns it: from its observations (the tricks each seat has won, or the
+    winners of a climbing game's tricks) and, for a hand's last trick, from the hand's result."""
+
+    def __init__(self) -> None:
+        self.hand, self.count, self.won = -1, 0, [0]
+        self.trick: list[str] = []
+        """The plays of the trick in progress at the last look (``seat 1 QH``)."""
+
+    def told(self, game: Game, seat: int, winners: Sequence[int], by: int, name: str) -> list[str]:
+        """The lines announcing ``winners``: each with the trick's plays, the last one being ``name`` by ``by``."""
+        plays = [*self.trick, f"{who(game, by, seat)} {name.split(' ', 1)[1]}"] if name.startswith("play ") \
+            else self.trick
+        self.trick = []
+        return [f"» {who(game, s, seat)} {'win' if s == seat else 'wins'} the trick"
+                + (f": {', '.join(plays)}" if plays and len(winners) == 1 else "") for s in winners]
+
+    def seen(self, obs: Mapping[str, Any]) -> list[int]:
+        """The winners of the tricks completed since the last look."""
+        if obs["hand"] != self.hand:
+            self.hand, self.count, self.won = obs["hand"], 0, [0] * len(obs.get("tricks_won", ()))
+        if "trick_winners" in obs:
+            new = list(obs["trick_winners"][self.count:])
+        else:
+            now = list(obs.get("tricks_won", ()))
+            new = [s for s, n in enumerate(now) for _ in range(n - (self.won[s] if s < len(self.won) else 0))]
+            self.won = now
+        self.count += len(new)
+        return new
+
+    def remember(self, game: Game, obs: Mapping[str, Any], seat: int) -> None:
+        """Keep the plays of the trick in progress."""
+        line = trick_line(game, obs, seat)
+        self.trick = line.removeprefix("trick: ").split(" — ")[0].split(", ") if line else []
+
+    def ended(self, r: Mapping[str, Any]) -> list[int]:
+        """The winners of a finished hand's tricks not yet told."""
+        new = list((r.get("trick_winners") or [])[self.count if r["hand"] == self.hand else 0:])
+        self.hand, self.count = -1, 0
+        return new
 
 
-def score_lines(game: Game, result: Mapping[str, Any]) -> list[str]:
-    """Why each entity scored what it did this hand: its scoring facts and the row of each table that applied
-    (the row's quote), from the hand's result."""
-    facts = result.get("facts")
-    if result.get("thrown_in"):
-        return ["   the hand was thrown in: no score"]
-    if not facts:
-        return []
-    out = []
-    for e, f in enumerate(facts):
-        team = game.teams[e]
-        who = f"team {e} (seats {', '.join(map(str, team))})" if len(team) > 1 else f"seat {team[0]}"
-        parts = []
-        for t in game.scoring.tables:
-            row = t.select(f)
-            shown = ", ".join(f"{n} {f[n]}" for n in sorted(t.facts_needed()) if n in f)
-            quote = f" — “{row.source.quote}”" if row.source is not None else ""
-            parts.append(f"{t.evaluate(f)} from {t.id} ({shown}){quote}")
-        out.append(f"   {who}: {result['scores'][e]}: " + "; ".join(parts))
-    return out
+def show_prompt(st: State, obs: Mapping[str, Any], seat: int, menu: Sequence[Choice],
+                sits_out: Sequence[int]) -> None:
+    """The table as the seat sees it, its cards, and the menu."""
+    game = st.game
+    print()
+    print(headline(game, obs, seat))
+    console().print(seat_table(game, obs, seat, {s: ["sits out"] for s in sits_out}))
+    print(totals_line(game, obs["counters"].get(game.scoring.counter, []), seat))
+    lines = [trick_line(game, obs, seat), *table_lines(game, obs), *seat_zone_lines(game, obs, seat),
+             *set_lines(game, obs, seat), f"your cards: {' '.join(obs['my_cards']) or '(none)'}",
+             hand_value_line(game, obs["my_cards"]),
+             *acting_lines(game, obs, seat)]
+    for text in lines:
+        if text:
+            print(text)
+    for i, c in enumerate(menu):
+        print(f"  {i}) {c.label}")
 
 
 def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> int:
@@ -134,40 +217,61 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
         raise UsageError(f"--seat must be 0..{game.num_players - 1}")
     st = game.new_initial_state(seed)
     chooser = BOTS[bot](random.Random(f"play/{seed}"))
+    tricks = TrickWatch()
     shown_hands = 0
-    while not st.is_terminal():
+    sits_out: dict[int, set[int]] = {}  # each hand's partners of a player who went alone (the seat saw it)
+
+    def went_alone(comp: Component, who_: int, name: str) -> None:
+        if name == lone_choice(comp):
+            team = game.teams[game.entity_of[who_]] if who_ < len(game.entity_of) else ()
+            sits_out.setdefault(st.hand_no, set()).update(p for p in team if p != who_)
+
+    def told(by: int, name: str) -> None:  # what the last action (as the seat saw it) showed: tricks, hands over
+        nonlocal shown_hands
+        if as_json:  # as before the table: the hand's scores, and why, on lines that are not JSON
+            for r in st.hand_results[shown_hands:]:
+                print(f"-- hand {r['hand']} over: scores {r['scores']}, totals {r['totals']}")
+                for text in score_lines(game, r):
+                    print(text)
+            shown_hands = len(st.hand_results)
+            return
+        if shown_hands == len(st.hand_results) and not st.is_terminal():
+            obs = st.observation(seat)
+            for text in tricks.told(game, seat, tricks.seen(obs), by, name):
+                print(text)
+            tricks.remember(game, obs, seat)
         while shown_hands < len(st.hand_results):
             r = st.hand_results[shown_hands]
-            print(f"-- hand {r['hand']} over: scores {r['scores']}, totals {r['totals']}")
-            for text in score_lines(game, r):
+            for text in tricks.told(game, seat, tricks.ended(r), by, name):
                 print(text)
+            before, head, lines, table = hand_over(game, r, seat)
+            for text in [*before, head, *lines]:
+                print(text)
+            if table is not None:
+                console().print(table)
             shown_hands += 1
+
+    while not st.is_terminal():
         legal = st.legal_actions()
+        comp = st.comp
         if st.current_player() != seat:
             a = chooser(st, legal)
-            if not as_json:  # as the person's seat sees it: a face-down card stays face down
-                who = seat_label(game, st.cur) + (f" for seat {st.current_player()}" if st.cur != st.current_player()
-                                                   else "")
-                print(f"{who}: {st.action_seen_by(seat, st.cur, a, st.phase)}")
+            actor, name = st.cur, st.action_seen_by(seat, st.cur, a, st.phase)  # a face-down card stays face down
+            if not as_json:
+                by = seat_label(game, actor) + (f" for seat {st.current_player()}"
+                                                if actor != st.current_player() else "")
+                w = word(comp, name)
+                print(f"{by}: {w if w == name else f'{w} ({name})'}")
+                went_alone(comp, actor, name)
             st.apply(a)
+            told(actor, name)
             continue
         obs = st.observation(seat)
+        menu = choices(game, comp, obs["legal"])
         if as_json:
             print(json.dumps(obs, sort_keys=True))
         else:
-            shown = "".join(f", {label} {obs[k]}" for k, label in (("trump", "trump"), ("up_card", "up card"))
-                            if obs.get(k) is not None)  # only what this game's phases show, once it is known
-            totals = obs["counters"].get(game.scoring.counter, [])
-            print(f"\nhand {obs['hand']}, dealer {obs['dealer']}{shown}, {game.scoring.counter} {totals}")
-            if obs.get("trick"):
-                print("trick: " + ", ".join(f"{t['seat']}:{t['card']}" for t in obs["trick"]))
-            for text in table_lines(game, obs) + seat_zone_lines(game, obs, seat) + set_lines(obs):
-                print(text)
-            print(f"your cards: {' '.join(obs['my_cards'])}")
-            for text in acting_lines(game, obs, seat):
-                print(text)
-            for i, name in enumerate(obs["legal"]):
-                print(f"  {i}) {name}")
+            show_prompt(st, obs, seat, menu, sorted(sits_out.get(st.hand_no, set())))
         sys.stdout.flush()
         line = sys.stdin.readline()
         if not line or line.strip().lower() in ("q", "quit"):
@@ -175,9 +279,37 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
             return 0
         text = line.strip()
         try:
-            a = legal[int(text)] if text.isdigit() and int(text) < len(legal) else game.parse_action(text)
+            if as_json:
+                a = legal[int(text)] if text.isdigit() and int(text) < len(legal) else game.parse_action(text)
+            else:
+                picked: str | None = text
+                if text.isdigit() and int(text) < len(menu):
+                    c = menu[int(text)]
+                    picked = c.names[0] if len(c.names) == 1 else ask_order(game, c)
+                    if picked is None:
+                        print("bye")
+                        return 0
+                    if not picked:
+                        print("not accepted: not one of the orders listed")
+                        continue
+                a = game.parse_action(aliases(comp).get(text.lower(), picked or text))
+            actor = st.cur
             st.apply(a)
         except ActionError as exc:
-            print(f"not accepted: {exc}")
-    print(f"match over: winners {list(st.winners or ())}, {game.scoring.counter} {st.counters}")
+            print(f"not accepted: {clean(exc)}")
+            continue
+        if not as_json:
+            name = game.action_name(a)
+            w = word(comp, name)
+            print(f"{'you' if actor == seat else f'you, for {seat_label(game, actor)}'}: "
+                  f"{w if w == name else f'{w} ({name})'}")
+            went_alone(comp, actor, name)
+        told(actor, game.action_name(a))
+    told(-1, "")
+    winners = list(st.winners or ())
+    if as_json:
+        print(f"match over: winners {winners}, {game.scoring.counter} {st.counters}")
+        return 0
+    print(f"match over: winners {', '.join(who(game, s, seat) for s in winners) or 'none'} — "
+          f"{totals_line(game, st.counters, seat)}")
     return 0

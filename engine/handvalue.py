@@ -2,8 +2,11 @@
 
 ``combine`` says how card values make a hand's value. ``best_suit_sum``
 (Riding the Bus, a 31 game): the best sum of one suit's card values, or the
-set value (30.5 for three of a kind) if higher. ``total``: the sum of every
-card's value (cards left in hand counted against their holder).
+set value (30.5 for three of a kind) if higher. ``most_cards_suit`` (Riding the
+Bus's other reading of "added together if the cards are the same suit"): the sum of
+the suit holding the most cards (of equally long suits, the best sum), or the set
+value if higher. ``total``: the sum of every card's value (cards left in hand
+counted against their holder).
 Values are kept in half points (ints) so that 30.5 is exact.
 
 >>> d = Deck(tuple("23456789") + ("10", "J", "Q", "K", "A"), ("C", "D", "H", "S"),
@@ -25,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import CardMask, Deck
 from .components.declared import BOOL, Declared, Fact
 from .errors import Source, SpecError
-from .kernels import hand_value_units
+from .kernels import hand_value_units, most_cards_suit_value, set_value
 from .tables import Value
 
 if TYPE_CHECKING:
@@ -71,7 +74,7 @@ class HandValue:
         src = Source(**d["source"]) if "source" in d else None
         combine = d["combine"]
         if combine == "total" and sets:
-            raise SpecError("sets apply to best_suit_sum; a total counts every card at its value", file,
+            raise SpecError("sets apply to one suit's sum; a total counts every card at its value", file,
                             key="hand_value.sets")
         return HandValue(deck, card_units, sets["size"] if sets else 0,
                          units(sets["value"], "hand_value.sets") if sets else 0, src, combine)
@@ -80,7 +83,8 @@ class HandValue:
         """The hand's value in half points, memoised by hand.
 
         ``combine: best_suit_sum``: :func:`kernels.hand_value_units` (the best
-        one-suit sum, or a set's value); ``combine: total``: every card at its value.
+        one-suit sum, or a set's value); ``most_cards_suit``: :func:`kernels.most_cards_suit_value`
+        (the longest suit's sum) or a set's value; ``combine: total``: every card at its value.
         """
         v = self._memo.get(hand)
         if v is None and self.combine == "total":
@@ -90,8 +94,13 @@ class HandValue:
             d = self.deck
             cards = tuple(d.cards_of(hand))
             units, suits, ranks = self.card_units, d.suit_of, d.rank_of
-            v = hand_value_units(tuple([units[c] for c in cards]), tuple([suits[c] for c in cards]),
-                                 tuple([ranks[c] for c in cards]), self.set_size, self.set_units)
+            vals, of_suit = tuple([units[c] for c in cards]), tuple([suits[c] for c in cards])
+            if self.combine == "most_cards_suit":
+                v = max(most_cards_suit_value(vals, of_suit),
+                        set_value(tuple([ranks[c] for c in cards]), self.set_size, self.set_units))
+            else:
+                v = hand_value_units(vals, of_suit, tuple([ranks[c] for c in cards]), self.set_size,
+                                     self.set_units)
             if len(self._memo) >= MEMO_LIMIT:
                 self._memo.clear()
             self._memo[hand] = v

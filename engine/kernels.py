@@ -210,6 +210,37 @@ def suit_sum_value(values: tuple[int, ...], suits: tuple[int, ...]) -> int:
     return best
 
 
+def most_cards_suit_value(values: tuple[int, ...], suits: tuple[int, ...]) -> int:
+    """The sum of the values of the suit holding the most cards; of equally long suits, the best sum.
+
+    The other reading of "points are only added together if the cards are the same suit" (Riding
+    the Bus): a hand counts its longest suit, not its best one.
+
+    pre: len(values) == len(suits)
+    pre: all(v >= 0 for v in values)
+    post: 0 <= __return__ <= suit_sum_value(values, suits)
+    post: __return__ == 0 or any(suits.count(s) == max(suits.count(t) for t in suits) and __return__ == sum(v for v, t in zip(values, suits) if t == s) for s in suits)
+    post: all(__return__ >= sum(v for v, t in zip(values, suits) if t == s) for s in suits if suits.count(s) == max(suits.count(t) for t in suits))
+
+    >>> most_cards_suit_value((22, 4, 6), (0, 2, 2))  # AC 2H 3H in half points: hearts, 5 points
+    10
+    >>> most_cards_suit_value((22, 4), (0, 2))  # AC 2H: one card each, the best of them
+    22
+    """
+    best_n = best = 0
+    for i, s in enumerate(suits):
+        if s in suits[:i]:
+            continue
+        n = total = 0
+        for v, t in zip(values, suits, strict=True):
+            if t == s:
+                n += 1
+                total += v
+        if n > best_n or (n == best_n and total > best):
+            best_n, best = n, total
+    return best
+
+
 def set_value(ranks: tuple[int, ...], set_size: int, set_units: int) -> int:
     """``set_units`` if at least ``set_size`` cards share a rank, else 0 (a ``set_size`` of 0: no sets).
 

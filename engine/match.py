@@ -6,7 +6,9 @@ Two kinds of end, each a general rule used by several systems:
   Dog to 11); ``simultaneous: extra_hand`` plays another hand when several
   reach it together, ``highest`` lets the highest of them win at once (an
   exact tie at the top still plays another hand), and ``extra_hand_tie`` says
-  what a tie after an extra hand means;
+  what a tie after an extra hand means; ``extra_hand_among: tied`` lets only the
+  entities whose tie called for the extra hand win it (the others play it; the
+  default ``all``: the best total of every entity after it wins);
   with ``on_target: ends``, reaching the target only ends the match: the best
   total of all (``winner: lowest`` or ``highest``) wins, ``tie`` deciding ties
   (birdhead: the game ends at 22 minus points, the lowest total wins);
@@ -35,8 +37,9 @@ hand, an entity whose scoring facts all match ``when`` wins the match at once,
 before the end rule is applied (buck-euchre and dirty-clubs: "If anyone manages to
 take all five tricks, they immediately win the entire game": ``when: {tricks: 5}``).
 
-Dealer rotation is ``left`` (clockwise, the next active seat), ``right``, or ``none`` (the same
-seat deals, or starts, every hand: hand-and-foot's ``first_player: fixed`` reading).
+Dealer rotation is ``left`` (clockwise, the next active seat), ``right``, ``none`` (the same
+seat deals, or starts, every hand: hand-and-foot's ``first_player: fixed`` reading), or ``loser``
+(the player who did worst in the hand deals the next: riding-the-bus's ``loser_deals`` reading).
 """
 
 from __future__ import annotations
@@ -80,6 +83,9 @@ class MatchRules:
     on_target: str = "wins"
     """Target ends: ``wins`` (whoever reaches the target wins) or ``ends`` (reaching it ends the match;
     ``winner`` picks the best total of all, ``tie`` decides ties: birdhead)."""
+    extra_hand_among: str = "all"
+    """Who can win an extra (tie-break) hand: ``all`` (the best total of every entity after it) or
+    ``tied`` (only the entities whose tie called for it; the others play it but cannot win)."""
 
     @staticmethod
     def build(d: Mapping[str, Any], game: Game, file: str) -> MatchRules:
@@ -112,8 +118,8 @@ class MatchRules:
             raise SpecError("start must be an integer", file, key="match.start")
         if e["kind"] == "countdown" and e.get("target", 0) >= start:
             raise SpecError("a countdown target must lie below the start", file, key="match.end.target")
-        if d["rotation"] not in ("left", "right", "none"):
-            raise SpecError("rotation must be left, right or none", file, key="match.rotation")
+        if d["rotation"] not in ("left", "right", "none", "loser"):
+            raise SpecError("rotation must be left, right, none or loser", file, key="match.rotation")
         if e.get("all_out", "shared_win") not in ("shared_win", "replay_round", "fewest_strikes"):
             raise SpecError("all_out must be shared_win, replay_round or fewest_strikes", file,
                             key="match.end.all_out")
@@ -121,6 +127,8 @@ class MatchRules:
         if simultaneous not in ("extra_hand", "highest", "furthest", "shared_win", "maker_first"):
             raise SpecError("simultaneous must be extra_hand, highest, furthest, shared_win or maker_first", file,
                             key="match.end.simultaneous")
+        if e.get("extra_hand_among", "all") not in ("all", "tied"):
+            raise SpecError("extra_hand_among must be all or tied", file, key="match.end.extra_hand_among")
         instant: list[tuple[str, tuple[Value, ...]]] = []
         iw = e.get("instant_win")
         for fact, want in (iw["when"].items() if iw else ()):
@@ -144,22 +152,49 @@ class MatchRules:
                           e.get("limit", 0), e.get("all_out", "shared_win"), Source(**e["source"]),
                           Source(**d["rotation_source"]), start, rounds, e.get("winner", "highest"),
                           e.get("tie", "shared_win"), floor, tuple(instant),
-                          Source(**iw["source"]) if iw else None, e.get("on_target", "wins"))
+                          Source(**iw["source"]) if iw else None, e.get("on_target", "wins"),
+                          e.get("extra_hand_among", "all"))
 
     def _best(self, totals: list[int], among: list[int], lowest: bool) -> list[int]:
         """The entities of ``among`` with the best total (the lowest or the highest)."""
         best = (min if lowest else max)(totals[e] for e in among)
         return [e for e in among if totals[e] == best]
 
+    def _among(self, st: State) -> list[int]:
+        """The entities that can win now: after an extra hand under ``extra_hand_among: tied``, only
+        those whose tie called for it; otherwise every entity."""
+        if st.extra_hand and st.contenders:
+            return list(st.contenders)
+        return list(range(len(st.counters)))
+
+    def _extra_hand(self, st: State, tied: list[int]) -> None:
+        """Play another hand to break the tie between ``tied``."""
+        st.extra_hand = True
+        st.contenders = tuple(tied) if self.extra_hand_among == "tied" else ()
+
+    def loser_deals(self, st: State) -> int:
+        """``rotation: loser``: the next dealer is the player who did worst in the hand just scored (the
+        most strikes or points against; the least points where points are good). Of several, the first
+        clockwise from the dealer's left; a loser who is out of the match passes the deal to the next player
+        still in, clockwise."""
+        g = st.game
+        gained = st.hand_results[-1]["scores"]
+        bad_up = self.kind in ("elimination", "countdown") or self.winner == "lowest"
+        worst = (max if bad_up else min)(gained)
+        n = g.num_players
+        order = [(st.dealer + i) % n for i in range(1, n + 1)]
+        loser = next(s for s in order if gained[g.entity_of[s]] == worst)
+        return next((loser + i) % n for i in range(n) if st.active[(loser + i) % n])
+
     def _rounds_end(self, st: State) -> None:
         """After the last scheduled hand (or a tie-break hand): the best total wins."""
         if st.hand_no + 1 < self.rounds:
             return
-        top = self._best(st.counters, list(range(len(st.counters))), self.winner == "lowest")
+        top = self._best(st.counters, self._among(st), self.winner == "lowest")
         if len(top) == 1 or self.tie == "shared_win":
             st.finish(top)
         else:
-            st.extra_hand = True
+            self._extra_hand(st, top)
 
     def after_hand(self, st: State, gained: list[int],
                    facts: Sequence[Mapping[str, Value]] | None = None) -> None:
@@ -177,18 +212,20 @@ class MatchRules:
             return
         if self.kind == "target" and self.on_target == "ends":
             if st.extra_hand or any(v >= self.target for v in totals):  # the match ends: the best total wins
-                top = self._best(totals, list(range(len(totals))), self.winner == "lowest")
+                top = self._best(totals, self._among(st), self.winner == "lowest")
                 if len(top) == 1 or self.tie == "shared_win":
                     st.finish(top)
                 else:
-                    st.extra_hand = True
+                    self._extra_hand(st, top)
             return
         if self.kind in ("target", "countdown"):
             down = self.kind == "countdown"  # countdown: first to reach or pass the target going down
             if st.extra_hand:
-                top = self._best(totals, list(range(len(totals))), down)
+                top = self._best(totals, self._among(st), down)
                 if len(top) == 1 or self.extra_hand_tie == "shared_win":
                     st.finish(top)
+                elif self.extra_hand_among == "tied":
+                    st.contenders = tuple(top)  # the next extra hand is between those still tied
                 return
             reached = [e for e, v in enumerate(totals) if (v <= self.target if down else v >= self.target)]
             if not reached and self.floor is not None:
@@ -201,7 +238,7 @@ class MatchRules:
                 st.finish(reached)
             elif len(reached) > 1:
                 if self.simultaneous == "extra_hand":
-                    st.extra_hand = True
+                    self._extra_hand(st, reached)
                 elif self.simultaneous == "shared_win":
                     st.finish(reached)
                 elif self.simultaneous == "maker_first" and (maker := st.contract.maker) >= 0 \
@@ -210,7 +247,7 @@ class MatchRules:
                 else:
                     top = self._best(totals, reached, down)
                     if len(top) > 1 and self.simultaneous == "highest":
-                        st.extra_hand = True  # an exact tie at the top: another hand (then extra_hand_tie)
+                        self._extra_hand(st, top)  # an exact tie at the top: another hand (then extra_hand_tie)
                     else:
                         st.finish(top)
             return

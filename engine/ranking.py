@@ -42,6 +42,8 @@ class Ranking:
     bower_rank: int | None  # rank index of the bowers, or None
     twin_top: bool  # the twin of the trump card is the top card
     top_keeps_suit: bool = True  # the top card follows as its printed suit, even if it is also a bower
+    top_beats_trump_lead: bool = True
+    """Whether the top card wins a trick that trump leads (else, there, it is a card of its own suit)."""
 
     @property
     def suit_colors(self) -> tuple[int, ...]:
@@ -82,8 +84,15 @@ class Ranking:
     def card_power(self, c: Card, trump: int, led: int, top: frozenset[Card]) -> int:
         """How strong a card is in a trick (0: cannot win); see :func:`kernels.card_power`."""
         d = self.deck
+        is_top = c in top
+        if is_top and led == trump and not self.top_beats_trump_lead:
+            # On a trump lead the top card is a card of its own suit: it cannot win there, unless it
+            # counts as a trump (a bower that does not keep its suit).
+            if self.top_keeps_suit:
+                return 0
+            is_top = False
         return kernels.card_power(d.rank_of[c], d.suit_of[c], trump, led, self._bower, self.suit_colors,
-                                  self.plain, self.trump, c in top)
+                                  self.plain, self.trump, is_top)
 
     def tables(self, trump: int, trump_card: Card) -> TrickTables:
         """All tables for one trump context."""

@@ -403,12 +403,7 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any]) -> tuple
         src: Source | None = g.scoring.tables[0].source if g.scoring.tables else None
         how = ""
         if facts is not None and not got.get("thrown_in"):
-            for table in g.scoring.tables:
-                row = table.select(facts[e])
-                if row.source is not None:
-                    src = row.source
-                    break
-            shown = {n: facts[e][n] for t in g.scoring.tables for n in sorted(t.facts_needed()) if n in facts[e]}
+            src, shown = g.scoring.cite(facts[e])
             how = "; " + ", ".join(f"{n} {v}" for n, v in shown.items())
         return (f"states scores {want} but the replay gives {have}: {_entity(g, e)} scores {have[e]}"
                 f"{how}"), src

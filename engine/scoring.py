@@ -127,6 +127,20 @@ def declared_facts(parts: Sequence[Declarer]) -> dict[str, FactDomain]:
 
 
 @dataclass(frozen=True)
+class RowUse:
+    """One decision table's part in an entity's score for a hand: the row that applied, the points it gave,
+    and the facts the table read."""
+
+    table: str
+    row: int
+    """The applying row's number in its table, from 1."""
+    points: int
+    source: Source | None
+    """The applying row's clause (or None when the row cites none)."""
+    facts: dict[str, Value]
+
+
+@dataclass(frozen=True)
 class Scoring:
     """Compiled scoring clause."""
 
@@ -254,6 +268,27 @@ class Scoring:
             for name, _bit in self.bet_facts:
                 others = [out[o][name] for o in range(len(out)) if o != e]
                 f[f"{name}_against"] = "made" if "made" in others else "broken" if "broken" in others else "none"
+
+    def explain(self, facts: Mapping[str, Value]) -> list[RowUse]:
+        """Each table's row for one entity's facts (as :meth:`score` gathered them), in table order."""
+        out = []
+        for t in self.tables:
+            row = t.select(facts)
+            out.append(RowUse(t.id, next(i for i, r in enumerate(t.rows) if r is row) + 1, t.evaluate(facts),
+                              row.source, {n: facts[n] for n in sorted(t.facts_needed()) if n in facts}))
+        return out
+
+    def cite(self, facts: Mapping[str, Value]) -> tuple[Source | None, dict[str, Value]]:
+        """The clause an audit cites for an entity's score, and every fact the tables read: the row of the
+        first table that gives the entity points (else of the first table whose row cites a clause; else the
+        first table's own clause)."""
+        uses = self.explain(facts)
+        shown = {n: v for u in uses for n, v in u.facts.items()}
+        cited = [u for u in uses if u.source is not None]
+        pick = next((u for u in cited if u.points != 0), cited[0] if cited else None)
+        if pick is not None:
+            return pick.source, shown
+        return (self.tables[0].source if self.tables else None), shown
 
     def score(self, st: State) -> tuple[list[int], list[dict[str, Value]]]:
         """Points for each entity, and the facts they came from."""

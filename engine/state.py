@@ -35,7 +35,7 @@ STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "seat_piles", "contract", "tally", "history", "hand_results", "winners",
     "extra_hand", "hand_start", "chance_count", "comp", "cstate", "ring", "controller", "sides", "dealt",
-    "first_hand", "hand_limit", "halted", "start", "unseen",
+    "first_hand", "hand_limit", "halted", "start", "unseen", "contenders",
 )
 
 
@@ -79,6 +79,9 @@ class State:
     hand_results: list[dict[str, Any]]
     winners: tuple[int, ...] | None
     extra_hand: bool
+    contenders: tuple[int, ...]
+    """The entities that can win the extra hand being played (empty: every entity; see the match's
+    ``extra_hand_among``)."""
     hand_start: int
     dealt: tuple[tuple[int, ...], tuple[tuple[str, int], ...]]
     """The sizes the deal gave this hand (each seat's hand, each dealt pile), before the first phase began
@@ -121,6 +124,7 @@ class State:
         self.hand_results = []
         self.winners = None
         self.extra_hand = False
+        self.contenders = ()
         if start is not None:
             self._start_from(start)
         if deals:
@@ -164,6 +168,12 @@ class State:
             self.counters = list(t)
         self.extra_hand = start.get("extra_hand", False) is True
         m = g.match
+        if self.extra_hand and m.extra_hand_among == "tied":
+            self.contenders = self._start_contenders(start)
+        elif "contenders" in start:
+            raise RecordError("the start names contenders, but only an extra hand that only the tied entities "
+                              "can win has any (extra_hand true, and a reading where the others cannot win)",
+                              path="start.contenders")
         if m.kind == "elimination":
             for e, team in enumerate(g.teams):
                 if self.counters[e] >= m.limit:
@@ -174,6 +184,25 @@ class State:
                                   path="start.totals")
             if not self.active[self.dealer if "dealer" in start else 0]:
                 raise RecordError("the start's dealer is already out of the match", path="start.dealer")
+
+    def _start_contenders(self, start: Mapping[str, Any]) -> tuple[int, ...]:
+        """Who contests the extra hand a mid-match record takes up: ``start.contenders`` as given, or else
+        the entities that reached the target (``simultaneous: extra_hand``), or those tied at the best total."""
+        g = self.game
+        given = start.get("contenders")
+        if given is not None:
+            if not isinstance(given, list) or len(set(given)) < 2 or \
+                    any(type(e) is not int or not 0 <= e < len(g.teams) for e in given):
+                raise RecordError(f"the start's contenders must list two or more entities 0..{len(g.teams) - 1}",
+                                  path="start.contenders")
+            return tuple(sorted(set(given)))
+        m, t = g.match, self.counters
+        down = m.kind == "countdown"
+        reached = [e for e, v in enumerate(t) if (v <= m.target if down else v >= m.target)] or list(range(len(t)))
+        if m.kind in ("target", "countdown") and m.on_target == "wins" and m.simultaneous == "extra_hand":
+            return tuple(reached)
+        best = (min if down or m.winner == "lowest" else max)(t[e] for e in reached)
+        return tuple(e for e in reached if t[e] == best)
 
     # --- chance -----------------------------------------------------------------
     def _seed(self) -> int:
@@ -326,6 +355,8 @@ class State:
         n = self.game.num_players  # the deal passes among the players only, never to a dummy seat
         if self.game.match.rotation == "none":
             pass
+        elif self.game.match.rotation == "loser":
+            self.dealer = self.game.match.loser_deals(self)
         elif self.game.match.rotation == "left":
             self.dealer = next((self.dealer + i) % n for i in range(1, n + 1) if self.active[(self.dealer + i) % n])
         else:

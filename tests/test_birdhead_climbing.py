@@ -50,10 +50,13 @@ def reference_plays(st: State, plays: list[list[int]], best: int) -> set[tuple[i
                     out.add(tuple(cards))
         return out
     k = len(plays[0])
-    target = plays[best] if g.options["compare_with"] == "best" else plays[-1]
+    how = g.options["respectively"]
+    against = {"best": [plays[best]], "previous": [plays[-1]], "every": plays}[g.options["compare_with"]]
     for cards in combinations(hand, k):
-        if ge(list(cards), target, g.options["respectively"]) or list(cards) == hand[:k]:
+        if all(ge(list(cards), p, how) for p in against):
             out.add(tuple(sorted(cards)))
+    if not out or g.options["lowest_cards"] == "any_time":  # "the lowest card(s) in the hand"
+        out.add(tuple(hand[:k]))
     return out
 
 
@@ -64,6 +67,9 @@ def reference_best(g: Game, plays: list[list[int]]) -> int:
     for i in range(1, len(plays)):
         if g.options["trick_winner"] == "highest_card":
             if max(plays[i]) >= max(plays[best]):
+                best = i
+        elif g.options["trick_winner"] == "highest_cards":  # the highest cards first, then the next
+            if sorted(plays[i], reverse=True) >= sorted(plays[best], reverse=True):
                 best = i
         elif ge(plays[i], plays[best], g.options["respectively"]):
             best = i

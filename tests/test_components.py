@@ -181,7 +181,8 @@ def test_fact_vocabulary_of_each_system() -> None:
                        "defend_alone": tf, "defend_alone_against": tf}
     b = Game.from_system("bird-dog-11").scoring.facts
     assert dict(b) == {"tricks": tuple(range(8)), "maker": tf, "trump_made": tf, "pairs": tuple(range(13)),
-                       "most_pairs": tf, "nil": ("none", "made", "broken")}
+                       "most_pairs": tf, "nil": ("none", "made", "broken"),
+                       "nil_against": ("none", "made", "broken")}
     r = Game.from_system("riding-the-bus").scoring.facts
     # only what its parts declare: no tricks phase, no turn-up, so no tricks, maker or trump_made
     assert dict(r) == {"lowest": tf, "knocker": tf, "ended_by": ("knock", "instant", "exhausted")}

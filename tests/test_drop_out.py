@@ -122,6 +122,10 @@ def up(d: dict[str, Any]) -> dict[str, Any]:
     return next(p for p in d["phases"] if p["component"] == "up_card")
 
 
+IW = {"source": {"doc": "003_da241fe61ee7e3bf.txt",
+                  "quote": "If anyone manages to take all five tricks, they immediately win the entire game."}}
+"""An instant_win clause's source (buck-euchre's is an option map; the cases below replace it)."""
+
 ERRORS: list[tuple[str, str, Callable[[dict[str, Any]], None], str, str]] = [
     ("buck-euchre", "drop who", lambda d: drop_clause(d).update(who="dealer"),
      "who must be one of ['not_maker', 'all'], got 'dealer'", "phases.2.who"),
@@ -143,9 +147,9 @@ ERRORS: list[tuple[str, str, Callable[[dict[str, Any]], None], str, str]] = [
      "phase 'turn_up' uses zone 'stock', which the zones clause does not declare", "zones"),
     ("dirty-clubs", "up card auto suit", lambda d: up(d)["auto_trump"].update(suits=["Z"]),
      "auto_trump suits ['Z'] are not suits of the deck", "phases.0.auto_trump.suits"),
-    ("buck-euchre", "instant win fact", lambda d: d["match"]["end"]["instant_win"].update(when={"points": 5}),
+    ("buck-euchre", "instant win fact", lambda d: d["match"]["end"].update(instant_win={**IW, "when": {"points": 5}}),
      "instant_win names 'points', which is not a declared fact of this game", "match.end.instant_win.when.points"),
-    ("buck-euchre", "instant win value", lambda d: d["match"]["end"]["instant_win"].update(when={"tricks": 6}),
+    ("buck-euchre", "instant win value", lambda d: d["match"]["end"].update(instant_win={**IW, "when": {"tricks": 6}}),
      "instant_win: 'tricks' can never be 6", "match.end.instant_win.when.tricks"),
     ("euchre", "skip dealer when forced", lambda d: d["phases"][0]["rounds"][1].update(skip_dealer=True),
      "the dealer must name in the last round, which skips the dealer", "phases.0.rounds.1.skip_dealer"),

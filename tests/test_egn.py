@@ -370,6 +370,7 @@ def test_lone_defender(tmp_path: Path) -> None:
     ("winning_score", 11, "target", 11),
     ("loner_lead", "LEFT_OF_LONER", "loner_lead", "left_of_loner"),
     ("defend_alone", True, "lone_defender", "against_loner"),
+    ("canadian", True, "canadian_loner", "on"),
 ])
 def test_ruleset_maps_to_options(tmp_path: Path, key: str, value: Any, option: str, mapped: Any) -> None:
     if option not in load("euchre").option_decls:
@@ -383,7 +384,7 @@ def test_ruleset_maps_to_options(tmp_path: Path, key: str, value: Any, option: s
 
 
 @pytest.mark.parametrize("key, value", [
-    ("canadian", True), ("loner_march_score", 5), ("loner_euchred_score", 3), ("joker", True),
+    ("loner_march_score", 5), ("loner_euchred_score", 3), ("joker", True),
     ("allow_no_trump", True), ("partners_best", True), ("go_under", True), ("fast_break", True),
     ("four_trick_tokens", True), ("farmers", True), ("num_deals", 8), ("min_rank", 7), ("num_players", 6),
     ("no_such_rule", True),

@@ -29,6 +29,6 @@ def test_total_counts_every_card() -> None:
     assert hv.value(0) == 0
 
 
-def test_sets_only_make_sense_for_best_suit_sum() -> None:
-    with pytest.raises(SpecError, match="sets apply to best_suit_sum"):
+def test_sets_only_make_sense_for_one_suits_sum() -> None:
+    with pytest.raises(SpecError, match="sets apply to one suit's sum"):
         HandValue.build({"values": VALUES, "combine": "total", "sets": {"size": 3, "value": 30.5}}, DECK, "x")

@@ -163,3 +163,93 @@ def test_march_rows_overlap_each_reading(reading: str, march: int, lone_march: i
     assert t.evaluate({**base, "tricks": 5, "alone": False}) == march
     assert t.evaluate({**base, "tricks": 5, "alone": True}) == lone_march
     assert t.evaluate({**base, "tricks": 3, "alone": False}) == three
+
+
+# --- farmers-hand-limit: "you can trade those 3 for the bottom 3 cards of the kitty" -------------------
+
+# Seats 1 and 2 each hold three nines and tens; the kitty's bottom three (under the turned JD) are
+# 10D, QH and JH.
+DEAL_TWO_FARMERS = {
+    "dealer": 0,
+    "hands": [["AC", "KC", "QC", "JC", "AD"], ["9C", "10C", "9D", "KD", "QD"],
+              ["9H", "10H", "9S", "AH", "KH"], ["10S", "JS", "QS", "KS", "AS"]],
+    "piles": {"kitty": ["JD", "10D", "QH", "JH"]},
+}
+
+
+def first_farmer(option: str) -> State:
+    """Seat 1, first to speak, trades 9C 10C 9D for the bottom three of the kitty (its pass)."""
+    st = new_state(DEAL_TWO_FARMERS, {"farmers_hand_limit": option})
+    assert st.current_player() == 1
+    st.apply_name("farmers_hand 9C 10C 9D")
+    assert set(st.observation(1)["my_cards"]) == {"KD", "QD", "10D", "QH", "JH"}
+    assert st.current_player() == 2
+    return st
+
+
+def test_trade_those_3_for_the_bottom_3_once_each_hand() -> None:
+    """Reading one_per_hand: after seat 1's trade, seat 2 (with 9H 10H 9S) is not offered one."""
+    assert "One trade each hand" in reading("farmers-hand-limit").readings["one_per_hand"]
+    st = first_farmer("one_per_hand")
+    assert not [a for a in st.legal_action_names() if a.startswith("farmers_hand")]
+    with pytest.raises(Exception, match="once per hand"):
+        st.apply_name("farmers_hand 9H 10H 9S")
+
+
+def test_trade_those_3_for_the_bottom_3_once_for_each_player() -> None:
+    """Reading one_per_player: seat 2 may trade too, and takes the bottom three as they then lie: seat 1's
+    9C 10C 9D, and the kitty's bottom three are now seat 2's 9H 10H 9S."""
+    assert "Each player may trade once" in reading("farmers-hand-limit").readings["one_per_player"]
+    st = first_farmer("one_per_player")
+    st.apply_name("farmers_hand 9H 10H 9S")
+    assert set(st.observation(2)["my_cards"]) == {"AH", "KH", "9C", "10C", "9D"}
+    names = st.game.deck.names
+    assert {names[c] for c in st.piles["kitty"][:3]} == {"9H", "10H", "9S"}  # the bottom, under the JD
+    assert names[st.piles["kitty"][-1]] == "JD"
+
+
+# --- canadian-loner (a house rule): "which anyone who has tried to play Euchre with a Canadian can attest to"
+
+
+def partner_orders_up(option: str) -> State:
+    """Seat 1 passes, seat 2 (the dealer's partner) orders up the turned JD, the dealer discards."""
+    st = new_state(DEAL_TWO_FARMERS, {"canadian_loner": option, "farmers_hand": "off"})
+    st.apply_name("pass")
+    st.apply_name("order_up")
+    st.apply_name("discard AD")
+    assert st.current_player() == 2  # the maker decides on going alone
+    return st
+
+
+def test_the_dealers_partner_who_orders_up_chooses_freely() -> None:
+    """Reading off (the text): "If you went alone" is the maker's choice, the dealer's partner's too."""
+    assert "every maker may go alone or play with their partner" in reading("canadian-loner").readings["off"]
+    assert sorted(partner_orders_up("off").legal_action_names()) == ["alone", "pass"]
+
+
+def test_the_dealers_partner_who_orders_up_must_go_alone() -> None:
+    """Reading on (the Canadian loner): the dealer's partner who orders up may only go alone; a pass is
+    refused, citing the house rule's clause."""
+    assert reading("canadian-loner").house_rule
+    st = partner_orders_up("on")
+    assert st.legal_action_names() == ["alone"]
+    with pytest.raises(Exception, match="must declare 'alone'") as exc:
+        st.apply_name("pass")
+    assert "Canadian" in str(exc.value)
+    st.apply_name("alone")
+    assert st.hand_results == [] and st.contract.out == 1 << 0  # the dealer sits out
+
+
+def test_the_canadian_loner_binds_only_the_dealers_partner_ordering_up() -> None:
+    """Reading on: seat 1 (not the dealer's partner) who orders up, and the dealer's partner who names trump
+    in the second round, still choose."""
+    st = new_state(DEAL_TWO_FARMERS, {"canadian_loner": "on", "farmers_hand": "off"})
+    st.apply_name("order_up")
+    st.apply_name("discard AD")
+    assert sorted(st.legal_action_names()) == ["alone", "pass"]
+    st = new_state(DEAL_TWO_FARMERS, {"canadian_loner": "on", "farmers_hand": "off"})
+    for _ in range(5):
+        st.apply_name("pass")  # the first round, and seat 1 in the second
+    assert st.current_player() == 2
+    st.apply_name("name S")
+    assert sorted(st.legal_action_names()) == ["alone", "pass"]

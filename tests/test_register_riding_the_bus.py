@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from cardspec.engine.game import Game
 from cardspec.engine.spec import load
 from cardspec.engine.state import State
@@ -194,3 +196,72 @@ def test_five_strikes_and_off_the_bus() -> None:
     st = knock_and_score([0, 0, 0, 4])
     assert st.counters == [0, 0, 0, 5]
     assert st.active == [True, True, True, False]
+
+
+# --- hand-value-suit: "points are only added together if the cards are the same suit" ---------------------
+
+
+def knock_with_a_lone_ace(hand_value_suit: str, **options: Any) -> State:
+    """Seat 1 plays a quiet turn, seat 2 knocks, seats 3, 0 and 1 take their one more turn. Seat 3 holds
+    AC 2H 3H: its best suit is the lone Ace (11), its longest suit hearts (2 + 3 = 5). Seat 0 holds 9C 3D
+    4S, one card of each suit: 9 under both readings. Seats 1 and 2 hold 20 (KS QS) and 21 (AD KD)."""
+    hands = [["9C", "3D", "4S"], ["KS", "QS", "5D"], ["AD", "KD", "7C"], ["AC", "2H", "3H"]]
+    st = new_state({"hand_value_suit": hand_value_suit, **options}, deal(hands, stock_top=["2D", "3S", "5C", "6S"]))
+    quiet_turn(st, "2D")
+    st.apply_name("knock")
+    for card in ("3S", "5C", "6S"):
+        quiet_turn(st, card)
+    return st
+
+
+def test_points_added_in_the_best_suit() -> None:
+    """"points are only added together if the cards are the same suit" (reading best_suit: the suit that
+    adds up to the most): seat 3's lone Ace is worth 11, so seat 0's 9 is the lowest and takes the strike."""
+    assert "add up to the most" in reading("hand-value-suit", "best_suit")
+    st = knock_with_a_lone_ace("best_suit")
+    assert st.hand_results[0]["scores"] == [1, 0, 0, 0]
+
+
+def test_points_added_in_the_longest_suit() -> None:
+    """"points are only added together if the cards are the same suit" (reading longest_suit: the suit of
+    the most cards): seat 3's two hearts make 5, below seat 0's 9, so seat 3 takes the strike."""
+    assert "most cards" in reading("hand-value-suit", "longest_suit")
+    st = knock_with_a_lone_ace("longest_suit")
+    assert st.hand_results[0]["scores"] == [0, 0, 0, 1]
+
+
+def test_the_texts_example_is_fourteen_under_both_readings() -> None:
+    """"If you had a 4 of hearts, a Queen of hearts, and an Ace of Clubs, you currently have 14 points":
+    hearts are both the best and the longest suit, so the example holds under each reading."""
+    for value in ("best_suit", "longest_suit"):
+        g = Game.from_system("riding-the-bus", {"hand_value_suit": value})
+        assert g.hand_value is not None
+        hand = g.deck.mask([g.deck.parse(c) for c in ("4H", "QH", "AC")])
+        assert g.hand_value.points(g.hand_value.value(hand)) == 14
+
+
+# --- riding-dealer-rotation: "The dealer gives each person 3 cards" (who deals the next round) -------------
+
+
+@pytest.mark.parametrize(("rotation", "next_dealer"), [("left", 1), ("right", 3), ("loser", 0)])
+def test_who_deals_the_next_round(rotation: str, next_dealer: int) -> None:
+    """Seat 0 deals the first round and takes its strike (9 under best_suit, the lowest): reading left
+    passes the deal to seat 1, reading right to seat 3, reading loser back to seat 0, who took the strike."""
+    assert reading("riding-dealer-rotation", rotation)
+    st = knock_with_a_lone_ace("best_suit", dealer_rotation=rotation)
+    assert st.hand_results[0]["scores"] == [1, 0, 0, 0]
+    assert st.dealer == next_dealer
+
+
+def test_loser_deals_and_a_tie_goes_to_the_first_from_the_dealers_left() -> None:
+    """Reading loser, several players tied for lowest: "If there is a tie for lowest, each person gets the
+    strike"; of them, the first clockwise from the dealer's left deals. Seats 1 and 3 both hold 5 (2 and 3
+    of one suit; a lone card below 5 in the others); seat 1 deals next."""
+    hands = [["9C", "8C", "6D"], ["2H", "3H", "4S"], ["AD", "KD", "7C"], ["2C", "3C", "4D"]]
+    st = new_state({"dealer_rotation": "loser"}, deal(hands, stock_top=["2D", "3S", "5C", "6S"]))
+    quiet_turn(st, "2D")
+    st.apply_name("knock")
+    for card in ("3S", "5C", "6S"):
+        quiet_turn(st, card)
+    assert st.hand_results[0]["scores"] == [0, 1, 0, 1]
+    assert st.dealer == 1

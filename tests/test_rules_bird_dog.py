@@ -235,7 +235,7 @@ def test_each_pair_is_worth_one_point() -> None:
     """"Each pair earned throughout the hand is worth one point." """
     g = Game.from_system("bird-dog-11")
     table = next(t for t in g.scoring.tables if t.id == "pair_points")
-    assert [table.evaluate({"pairs": k}) for k in (0, 1, 2, 5)] == [0, 1, 2, 5]
+    assert [table.evaluate({"pairs": k, "nil_against": "none"}) for k in (0, 1, 2, 5)] == [0, 1, 2, 5]
 
 
 @pytest.mark.parametrize(("facts", "bonus"), [
@@ -250,14 +250,14 @@ def test_bonus_point_for_a_hand_winner_who_did_not_declare(facts: dict[str, Any]
     awarded." """
     g = Game.from_system("bird-dog-11")
     table = next(t for t in g.scoring.tables if t.id == "bonus_point")
-    assert table.evaluate(facts) == bonus
+    assert table.evaluate({**facts, "nil_against": "none"}) == bonus
 
 
 def test_bonus_point_when_nobody_declared() -> None:
     """"If that player did not declare ... they earn a bonus point." When the third card
     fixed trump nobody declared; under the spec's decision (bonus_without_declarer=awarded)
     the hand winner still did not declare and earns it; the other reading gives none."""
-    facts = {"most_pairs": True, "maker": False, "trump_made": False}
+    facts = {"most_pairs": True, "maker": False, "trump_made": False, "nil_against": "none"}
     g = Game.from_system("bird-dog-11")
     table = next(t for t in g.scoring.tables if t.id == "bonus_point")
     assert table.evaluate(facts) == 1

@@ -338,14 +338,70 @@ def test_register_compared_with(reading: str) -> None:
     assert (2, 3) in options(st) and (8, 9) in options(st)
 
 
-@pytest.mark.parametrize("reading", ["equal_or_higher", "highest_card"])
+# Seat 0 leads 7-7; seat 1 holds 2 9 and eight 10s and 11s, and may play its lowest two, 2-9; seat 2 holds
+# 7 8 9 above its 2 to 5s.
+DEAL_E = ["7 7 3 3 4 4 5 5 6 6", "2 11 11 11 11 10 10 10 10 9", "7 8 9 2 3 3 4 4 5 5", "9 9 8 8 6 6 6 5 4 3"]
+
+
+@pytest.mark.parametrize(("reading", "allowed"), [("best", {(7, 8), (7, 9)}), ("previous", {(3, 9), (7, 9)}),
+                                                  ("every", {(7, 9)})])
+def test_register_compared_with_every_play(reading: str, allowed: set[tuple[int, int]]) -> None:
+    """Register 'compared-with', deal E: 7-7, then seat 1's lowest 2-9. Card by card, seat 2's 7-8 is equal or
+    higher than the best play 7-7 only; 3-9 than the previous play 2-9 only; 7-9 than both, and so than every
+    play (card by card their highest is 7 and 9: reading every)."""
+    _, st = new_state(DEAL_E, {"compare_with": reading})
+    play(st, 7, 7), play(st, 2, 9)
+    for pair in ((7, 8), (3, 9), (7, 9)):
+        assert (pair in options(st)) is (pair in allowed), pair
+    assert (2, 3) in options(st)  # the lowest cards, always
+    if reading == "every":
+        with pytest.raises(IllegalActionError):
+            play(st, 3, 9)
+
+
+# Seat 0 leads 7-7, seat 1 answers 8-10, seat 2 plays its lowest 5-10, seat 3 its lowest 2-2.
+DEAL_F = ["7 7 3 3 4 4 5 5 6 6", "8 10 9 9 9 6 6 4 4 2", "5 10 10 10 10 11 11 11 11 11", "2 3 8 8 8 2 3 7 5 6"]
+
+
+@pytest.mark.parametrize(("reading", "winner"), [("equal_or_higher", 1), ("highest_card", 2), ("highest_cards", 1)])
+def test_register_trick_winner_by_the_next_highest_card(reading: str, winner: int) -> None:
+    """Register 'trick-winner', deal F: 8-10 (seat 1) and 5-10 (seat 2, its lowest) share the highest card, 10.
+    equal_or_higher: 5-10 is not equal or higher than 8-10 card by card, so seat 1 keeps the trick;
+    highest_card: equal highest cards go to the last of them, seat 2; highest_cards: the next highest card
+    decides, 8 over 5, seat 1."""
+    _, st = new_state(DEAL_F, {"trick_winner": reading})
+    play(st, 7, 7), play(st, 8, 10), play(st, 5, 10), play(st, 2, 2)
+    assert winners(st) == [winner]
+
+
+@pytest.mark.parametrize("reading", ["equal_or_higher", "highest_card", "highest_cards"])
 def test_register_trick_winner(reading: str) -> None:
     """Register 'trick-winner': deal D, 0 leads 7-7, 1 plays its lowest 2-8, 2 plays 3-3, 3 plays 2-3.
     2-8 is not equal or higher than 7-7 card by card (2 < 7), so seat 0 wins under equal_or_higher; 8 is the
-    highest single card, so seat 1 wins under highest_card."""
+    highest single card, so seat 1 wins under highest_card, and under highest_cards (8 before 7)."""
     _, st = new_state(DEAL_D, {"trick_winner": reading})
     play(st, 7, 7), play(st, 2, 8), play(st, 3, 3), play(st, 2, 3)
     assert winners(st) == ([0] if reading == "equal_or_higher" else [1])
+
+
+@pytest.mark.parametrize("reading", ["any_time", "when_unable"])
+def test_register_lowest_cards_when_able(reading: str) -> None:
+    """Register 'lowest-cards-when-able' (a house rule): after 7-7 (deal C), seat 1 holds 8-8, 9-9, 11-11 and
+    more that are equal or higher. "When playing, there are two choices": under any_time it may still play its
+    lowest 2-2; under when_unable it may not. Seat 3 of deal E, with only 2 below... (see below): a player
+    with no equal-or-higher play keeps the lowest cards under both readings."""
+    _, st = new_state(DEAL_C, {"lowest_cards": reading})
+    play(st, 7, 7)
+    assert ((2, 2) in options(st)) is (reading == "any_time")
+    assert (8, 8) in options(st)
+    if reading == "when_unable":
+        with pytest.raises(IllegalActionError, match="must do so"):
+            play(st, 2, 2)
+    # deal D: after 7-7 and 8-8, seat 2 (3 3 5 6 7 8 10 11 11 9) can still beat with 8-10 or 10-11 ...
+    _, st = new_state(["7 7 3 3 4 4 5 5 6 6", "11 11 10 10 9 9 8 8 2 2", "2 3 4 4 5 5 6 6 3 2", "9 9 8 8 7 7 6 10 10 11"],
+                      {"lowest_cards": reading})
+    play(st, 7, 7), play(st, 11, 11)
+    assert options(st) == {(2, 2)}  # ... but this seat 2 holds nothing at 11 or above: only its lowest cards
 
 
 @pytest.mark.parametrize("reading", ["aside_hidden", "aside_open"])
@@ -392,9 +448,10 @@ def test_register_lowest_tie(reading: str) -> None:
 def test_every_register_entry_has_a_test_for_each_reading() -> None:
     """Each ambiguity of the spec is one of the register tests above, with all its readings."""
     tested = {"players": {"4", "5", "6"}, "respectively": {"sorted_pairs", "above_highest"},
-              "compare_with": {"best", "previous"},
-              "trick_winner": {"equal_or_higher", "highest_card"}, "undealt_cards": {"aside_hidden", "aside_open"},
-              "last_loser": {"last_trick_order", "round_order"}, "lowest_tie": {"shared_win", "extra_hand"}}
+              "compare_with": {"best", "previous", "every"},
+              "trick_winner": {"equal_or_higher", "highest_card", "highest_cards"}, "undealt_cards": {"aside_hidden", "aside_open"},
+              "last_loser": {"last_trick_order", "round_order"}, "lowest_tie": {"shared_win", "extra_hand"},
+              "won_tricks": {"face_down", "face_up"}, "lowest_cards": {"any_time", "when_unable"}}
     spec = load(SYSTEM)
     assert {a.option: set(a.readings) for a in spec.ambiguities} == tested
 

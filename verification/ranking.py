@@ -12,7 +12,9 @@ symbolic trump, trump-fixing card and led suit:
   so every trick has a winner;
 * ``ranking: right bower is top`` (specs with bowers): the Jack of trump beats
   every other card (except a declared top card);
-* ``ranking: top card beats every trump and keeps its suit`` (specs with a top card);
+* ``ranking: top card beats every trump and keeps its suit`` (specs with a top card; with
+  ``top_card_on_trump_lead: own_suit``, every trump unless trump is led, and then ``ranking: on a
+  trump lead the top card cannot win``);
 * ``ranking: engine tables agree``: for every trump context the engine's power
   order equals the model's (this catches engine bugs the spec does not have).
 """
@@ -83,7 +85,10 @@ class RankModel:
         pp = self.pos(self.r.plain, r)
         trump_p = z3.If(tp >= 0, TRUMP + tp, self.i(0))
         led_p = z3.If(pp >= 0, LED + pp, self.i(0))
-        return z3.If(self.is_top(r, s, t, tr, ts), self.i(TOP),
+        top = self.is_top(r, s, t, tr, ts)
+        if not self.r.top_beats_trump_lead:  # on a trump lead the top card is a card of its own suit
+            top = z3.And(top, led != t)
+        return z3.If(top, self.i(TOP),
                      z3.If(z3.And(t >= 0, e == t), trump_p, z3.If(e == led, led_p, self.i(0))))
 
     def context(self, tag: str = "") -> tuple[Any, Any, Any, Any, list[Any]]:
@@ -158,9 +163,24 @@ def queries(game: Game) -> list[tuple[str, Callable[[z3.Context], Query]]]:
             top = m.is_top(xr, xs, t, tr, ts)
             bad = z3.Or(m.power(r, s, t, led, tr, ts) >= m.power(xr, xs, t, led, tr, ts),
                         m.eff(xr, xs, t, tr, ts) != xs)
-            return Query(ctx, [*dom, *dc, *dx, t >= 0, top, z3.Not(z3.And(r == xr, s == xs)), bad],
+            lead = [] if game.ranking is None or game.ranking.top_beats_trump_lead else [led != t]
+            return Query(ctx, [*dom, *dc, *dx, t >= 0, top, z3.Not(z3.And(r == xr, s == xs)), *lead, bad],
                          {"trump": t, "led": led, "top_rank": xr, "top_suit": xs, "rank": r, "suit": s})
-        out.append(("ranking: the top card beats every trump and keeps its suit", top_beats))
+        out.append(("ranking: the top card beats every trump and keeps its suit" if game.ranking.top_beats_trump_lead
+                    else "ranking: the top card beats every trump unless trump is led, and keeps its suit",
+                    top_beats))
+
+        if not game.ranking.top_beats_trump_lead:
+            def top_on_trump_lead(ctx: z3.Context) -> Query:
+                m = RankModel(game, ctx)
+                t, _led, tr, ts, dom = m.context()
+                xr, xs, dx = m.card("top")
+                top = m.is_top(xr, xs, t, tr, ts)
+                # on a trump lead the top card wins nothing, unless it follows as trump (a bower not keeping its suit)
+                return Query(ctx, [*dom, *dx, t >= 0, top, m.eff(xr, xs, t, tr, ts) != t,
+                                   m.power(xr, xs, t, t, tr, ts) != 0],
+                             {"trump": t, "top_rank": xr, "top_suit": xs})
+            out.append(("ranking: on a trump lead the top card cannot win", top_on_trump_lead))
     return out
 
 

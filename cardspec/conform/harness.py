@@ -401,12 +401,7 @@ def _score_mismatch(game: Game, r: Mapping[str, Any], scores: list[Any], other: 
     how = ""
     facts = r.get("facts")
     if facts is not None and not r.get("thrown_in") and e < len(facts):
-        for t in game.scoring.tables:
-            row = t.select(facts[e])
-            if row.source is not None:
-                src = row.source
-                break
-        shown = {n: facts[e][n] for t in game.scoring.tables for n in sorted(t.facts_needed()) if n in facts[e]}
+        src, shown = game.scoring.cite(facts[e])
         how = " (" + ", ".join(f"{n} {v}" for n, v in shown.items()) + ")"
     team = game.teams[e] if e < len(game.teams) else ()
     who = f"team {e} (seats {', '.join(map(str, team))})" if len(team) > 1 else f"seat {team[0] if team else e}"

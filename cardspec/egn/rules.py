@@ -2,7 +2,7 @@
 
 :func:`options_of` maps a ruleset to options, reporting every key it cannot map; :func:`ruleset_of`
 maps options back. Options that another change may add (``loner_lead``, ``lone_defender``,
-``target``, ``dealer_discard``) are used only when the euchre spec declares them.
+``target``, ``dealer_discard``, ``canadian_loner``) are used only when the euchre spec declares them.
 
 The importer places each card of a trick on a seat by EGN's own rules (FORMAT: the first leader by
 ``loner_lead``, then each trick's winner): :func:`trick_winner` and :func:`hand_points`.
@@ -28,7 +28,6 @@ RULESET_DEFAULTS: dict[str, Any] = {
     "allow_no_trump": False, "fast_break": False, "four_trick_tokens": False,
 }
 _NO_FORM = {  # ruleset keys with no cardspec option, and why
-    "canadian": "the Canadian loner (a partner who orders up must go alone) is no option of cardspec's euchre",
     "partners_best": "calling for the partner's best card is no option of cardspec's euchre",
     "go_under": "going under (swapping with the kitty) is no option of cardspec's euchre",
     "joker": "cardspec's euchre deck has no Joker",
@@ -109,6 +108,11 @@ def options_of(ruleset: dict[str, Any], note: Any) -> Rules:
     elif lead != "left_of_dealer":
         note("loner_lead", f"{rs['loner_lead']!r} cannot be mapped: this cardspec has no loner_lead option, so "
              "the record's loner hands follow the dealer's-left lead and seats may disagree")
+    if rs["canadian"]:
+        if has_option("canadian_loner", "on"):
+            opts["canadian_loner"] = "on"
+        else:
+            note("canadian", "true cannot be mapped: this cardspec has no canadian_loner option")
     if rs["defend_alone"]:
         if has_option("lone_defender", "against_loner"):
             opts["lone_defender"] = "against_loner"
@@ -137,7 +141,7 @@ def ruleset_of(options: dict[str, Any], note: Any) -> dict[str, Any]:
         if k not in decls:
             note(k, "unknown option of euchre; not exported")
     get = {k: opts.get(k, d[1]) for k, d in decls.items()}.get
-    rs: dict[str, Any] = {"std": get("all_pass") != "redeal", "canadian": False,
+    rs: dict[str, Any] = {"std": get("all_pass") != "redeal", "canadian": get("canadian_loner") == "on",
                           "loner_lead": "LEFT_OF_LONER" if get("loner_lead") == "left_of_loner" else "LEFT_OF_DEALER"}
     if get("farmers_hand") not in (None, "off"):
         rs["farmers"] = True
@@ -157,7 +161,7 @@ def ruleset_of(options: dict[str, Any], note: Any) -> dict[str, Any]:
     if get("going_alone") is False:
         note("going_alone", "false has no EGN form (EGN always allows going alone)")
     handled = {"all_pass", "loner_lead", "farmers_hand", "farmers_hand_pass", "lone_euchre", "lone_defender",
-               "target", "going_alone"}
+               "target", "going_alone", "canadian_loner"}
     for k, d in decls.items():  # every other option EGN cannot say, at any value but the text's
         if k not in handled and get(k) != d[1]:
             note(k, f"{get(k)!r} has no EGN form")

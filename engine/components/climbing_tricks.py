@@ -5,7 +5,9 @@ keeping at least ``keep`` cards in hand. Each other player, clockwise, plays as
 many cards as were led: either cards that are *equal or higher* than the cards
 they are compared with (``compare_with``), or the lowest cards of their hand
 (the ``k`` lowest by rank). A player who holds no equal-or-higher play therefore
-must play their lowest cards. Cards compare by rank alone (the deck's rank order,
+must play their lowest cards. ``lowest``: ``any_time`` (the default: the lowest cards
+are always a choice) or ``when_unable`` (only without an equal-or-higher play: a
+house rule of climbing games). Cards compare by rank alone (the deck's rank order,
 low to high; suits, if any, are ignored).
 
 ``respectively`` says how a play of several cards is "equal or higher":
@@ -15,10 +17,12 @@ low to high; suits, if any, are ignored).
   card >= 10: birdhead's worked example);
 * ``above_highest``: every card is at least the highest card compared with.
 
-``compare_with``: ``best`` (the play winning the trick so far) or ``previous``
-(the play just before). ``winner``: ``equal_or_higher`` (a play that is equal or
+``compare_with``: ``best`` (the play winning the trick so far), ``previous``
+(the play just before) or ``every`` (every play so far, a lowest-cards play too:
+card by card the highest of them, as ``respectively`` compares). ``winner``: ``equal_or_higher`` (a play that is equal or
 higher than the winning play, in the ``respectively`` sense, takes the lead) or
-``highest_card`` (the play holding the highest single card). ``ties``:
+``highest_card`` (the play holding the highest single card) or ``highest_cards`` (the
+highest card decides, then the next highest, and so on: 8-10 beats 5-10). ``ties``:
 ``last_wins`` (the default: among equal plays the last one wins) or
 ``first_wins``. The trick's cards go to the winner's ``won`` zone and the winner
 leads the next trick.
@@ -61,10 +65,11 @@ if TYPE_CHECKING:
     from ..state import State
 
 RESPECTIVELY = ("sorted_pairs", "above_highest")
-COMPARE_WITH = ("best", "previous")
-WINNER = ("equal_or_higher", "highest_card")
+COMPARE_WITH = ("best", "previous", "every")
+WINNER = ("equal_or_higher", "highest_card", "highest_cards")
 TIES = ("last_wins", "first_wins")
 LOSER_ORDER = ("last_trick_order", "round_order")
+LOWEST = ("any_time", "when_unable")
 FIRST_LEADER = ("left_of_dealer", "left_of_last_loser")
 
 
@@ -105,11 +110,14 @@ class ClimbingTricks(CheckingDoer):
         self.ties: str = d.get("ties", "last_wins")
         self.loser_order: str = d.get("loser_order", "last_trick_order")
         self.first_leader: str = d.get("first_leader", "left_of_dealer")
+        self.lowest_when: str = d.get("lowest", "any_time")
+        """``any_time``: a follower may always play their lowest cards; ``when_unable``: only with no equal or
+        higher play (a house rule of climbing games)."""
         self.values: Any = d.get("values", "rank_number")
         for k, v, allowed in (("respectively", self.respectively, RESPECTIVELY),
                               ("compare_with", self.compare_with, COMPARE_WITH), ("winner", self.winner, WINNER),
                               ("ties", self.ties, TIES), ("loser_order", self.loser_order, LOSER_ORDER),
-                              ("first_leader", self.first_leader, FIRST_LEADER)):
+                              ("first_leader", self.first_leader, FIRST_LEADER), ("lowest", self.lowest_when, LOWEST)):
             if v not in allowed:
                 raise SpecError(f"{k} must be one of {list(allowed)}, got {v!r}", file, key=f"{key}.{k}")
         for k, v in (("max_lead", self.max_lead), ("keep", self.keep)):
@@ -178,13 +186,21 @@ class ClimbingTricks(CheckingDoer):
         """Whether a play of ranks ``mine`` beats the winning play ``best`` (``winner``, ``ties``)."""
         if self.winner == "highest_card":
             return mine[-1] > best[-1] or (self.ties == "last_wins" and mine[-1] == best[-1])
+        if self.winner == "highest_cards":  # from the highest card down, the first difference decides
+            down, theirs = mine[::-1], best[::-1]
+            return down > theirs or (self.ties == "last_wins" and down == theirs)
         if not self.at_least(mine, best):
             return False
         return self.ties == "last_wins" or not self.at_least(best, mine)
 
     def target(self, st: State) -> tuple[int, ...]:
-        """The ranks a follower compares with (the winning play, or the previous one)."""
+        """The ranks a follower compares with: the winning play, the previous one, or (``every``) the
+        card-by-card highest of every play so far (equal or higher than that is equal or higher than each,
+        in either ``respectively`` sense: the element-wise maximum of sorted tuples is sorted)."""
         cs = self._s(st)
+        if self.compare_with == "every":
+            plays = [self._ranks(p) for p in cs.plays]
+            return tuple(max(col) for col in zip(*plays, strict=True))
         play = cs.plays[cs.best] if self.compare_with == "best" else cs.plays[-1]
         return self._ranks(play)
 
@@ -228,7 +244,12 @@ class ClimbingTricks(CheckingDoer):
         k = len(cs.plays[0])
         if len(cards) != k:
             return f"each player plays as many cards as were led ({k})", self.follow_source
-        if self.at_least(ranks, self.target(st)) or ranks == self.lowest(hand, k):
+        if self.at_least(ranks, self.target(st)):
+            return None
+        if ranks == self.lowest(hand, k):
+            if self.lowest_when == "when_unable" and self._can_beat(st, hand, k):
+                return ("a player who can play equal or higher cards must do so; the lowest cards only when unable",
+                        self.follow_source)
             return None
         if k > 1 and any(self.at_least(ranks[i:i + 1], self.target(st)[i:i + 1]) for i in range(k)):
             return ("each card must be respectively equal or higher than the cards played, or the cards must be "
@@ -268,9 +289,18 @@ class ClimbingTricks(CheckingDoer):
             if any(combo.count(r) > len(per[r]) for r in set(combo)) or not self.at_least(combo, target):
                 continue
             out.add(self._encode([per[r][i] for r in set(combo) for i in range(combo.count(r))]))
-        low = self.lowest(hand, k)
-        out.add(self._encode([per[r][i] for r in set(low) for i in range(low.count(r))]))
+        if not out or self.lowest_when == "any_time":
+            low = self.lowest(hand, k)
+            out.add(self._encode([per[r][i] for r in set(low) for i in range(low.count(r))]))
         return sorted(out)
+
+    def _can_beat(self, st: State, hand: int, k: int) -> bool:
+        """Whether ``hand`` holds ``k`` cards equal or higher than the cards a follower compares with now."""
+        target = self.target(st)
+        per = self._by_rank(hand)
+        held = [r for r, cards in enumerate(per) if cards]
+        return any(all(combo.count(r) <= len(per[r]) for r in set(combo)) and self.at_least(combo, target)
+                   for combo in combinations_with_replacement(held, k))
 
     def is_legal(self, st: State, a: Action) -> bool:
         if self.codec.kind(a) != "play" or not self.codec.valid(a):

@@ -9,7 +9,9 @@ declaration does:
 * ``partner_sits_out``: the declarer's partners take no part in the play
   (Euchre's going alone); scoring sees a ``bool`` fact named after the choice;
 * ``zero_tricks_bet``: a bet to win no tricks (Bird Dog's Nil); scoring sees
-  an ``enum`` fact ``none / made / broken``.
+  an ``enum`` fact ``none / made / broken``, and ``<choice>_against``, the same for
+  the other entities' bets (``made`` if any of them made one, else ``broken`` if any
+  broke one: bird-dog-11's reading that a made Nil leaves the others nothing).
 
 ``also_on_turns_of: <phase id>`` also offers the declaration on each player's
 own turn in that earlier phase, in place of (and counting as) that turn's pass
@@ -42,6 +44,11 @@ The phase's own window (after trump, before the first card) is shaped by:
   first of them to declare takes it over and the earlier one is withdrawn
   (bird-dog-21's reading of "the player continuing clockwise around the table
   has preference" against a nil already called on a declaring turn);
+* ``forced: {maker, made_by, source}`` (``who: maker`` only): the maker must declare, with no pass,
+  when the maker is the ``dealer_partner`` (a partner of the dealer) or the ``dealer`` and, with
+  ``made_by: turn_up``, made trump by accepting the turned-up card (``any``: however it was made):
+  euchre's Canadian loner, a house rule (EGN's ``canadian``: the dealer's partner who orders up
+  goes alone);
 * ``reveal: {seat, from, to}``: as the phase begins, the top cards of the pile
   ``from`` join the hand of the dummy seat ``seat`` until it holds ``to``, face
   up as the ``hand`` zone's ``dummy_visibility`` says, so they are seen while
@@ -128,6 +135,14 @@ class Declarations(Component):
             raise SpecError("enabled must be true or false", file, key=f"{key}.enabled")
         self.bit = 0
         self.against = f"{self.choice}_against"
+        fd = d.get("forced")
+        self.forced: tuple[str, str] | None = (fd["maker"], fd["made_by"]) if fd else None
+        """(whose making forces the declaration: ``dealer_partner`` or ``dealer``; ``turn_up`` or ``any``)."""
+        self.forced_source = Source(**fd["source"]) if fd else None
+        if fd and (self.who != "maker" or fd["maker"] not in ("dealer_partner", "dealer")
+                   or fd["made_by"] not in ("turn_up", "any")):
+            raise SpecError("forced needs who: maker, maker dealer_partner or dealer, made_by turn_up or any", file,
+                            key=f"{key}.forced")
 
     def action_sigs(self) -> list[KindSig]:
         return [KindSig("pass"), KindSig("declare", choices=(self.choice,))]
@@ -164,12 +179,14 @@ class Declarations(Component):
         self.pass_action = self.codec.encode("pass")
 
     def fact_names(self) -> list[str]:
-        return [self.choice] if self.effect == "zero_tricks_bet" else [self.choice, f"{self.choice}_against"]
+        return [self.choice, self.against]
 
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
         """A ``partner_sits_out`` declaration: ``<choice>`` (a seat of ``seats`` made it) and
         ``<choice>_against`` (another seat did). A ``zero_tricks_bet``: ``<choice>`` is ``none``
-        (no seat of ``seats`` bet), ``broken`` (a bettor won a trick: the ``tricks`` tally) or ``made``."""
+        (no seat of ``seats`` bet), ``broken`` (a bettor won a trick: the ``tricks`` tally) or ``made``, and
+        ``<choice>_against`` for the other seats' bets: ``made`` if any was made, else ``broken`` if any
+        was broken, else ``none``."""
         decl, bit = st.contract.decl, self.bit
         if self.effect != "zero_tricks_bet":
             mine = against = False
@@ -180,13 +197,20 @@ class Declarations(Component):
                     else:
                         against = True
             return {self.choice: mine, self.against: against}
-        status = "none"
-        for s in seats:
-            if decl[s] & bit:
-                if st.tally["tricks"][s]:
-                    return {self.choice: "broken"}
-                status = "made"
-        return {self.choice: status}
+        status = others = "none"
+        tricks = st.tally["tricks"]
+        for s, d in enumerate(decl):
+            if d & bit:
+                if s in seats:
+                    if tricks[s]:
+                        status = "broken"
+                    elif status == "none":
+                        status = "made"
+                elif not tricks[s]:
+                    others = "made"
+                elif others == "none":
+                    others = "broken"
+        return {self.choice: status, self.against: others}
 
     def declaration_facts(self) -> list[tuple[str, int, str]]:
         kind = "bet" if self.effect == "zero_tricks_bet" else "flag"
@@ -278,12 +302,36 @@ class Declarations(Component):
         cs.yielding = self.turn_declaration == "yields"
         self._advance(st)
 
+    def _must_declare(self, st: State) -> bool:
+        """Whether the asked player (the maker) must declare (``forced``)."""
+        if self.forced is None:
+            return False
+        con, dealer = st.contract, st.dealer
+        whose, made_by = self.forced
+        if made_by == "turn_up" and con.trump_card < 0:
+            return False
+        if whose == "dealer":
+            return con.maker == dealer
+        return con.maker != dealer and bool(st.game.partners_mask[dealer] >> con.maker & 1)
+
     def legal(self, st: State) -> list[Action]:
+        if self.forced is not None and self._must_declare(st):
+            return [self.action]
         return [self.pass_action, self.action] if self.pass_action < self.action else \
             [self.action, self.pass_action]
 
     def is_legal(self, st: State, a: Action) -> bool:
-        return a == self.action or a == self.pass_action
+        if a == self.pass_action:
+            return self.forced is None or not self._must_declare(st)
+        return a == self.action
+
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+        forced, src = self.forced, self.forced_source
+        if a == self.pass_action and forced is not None and src is not None and self._must_declare(st):
+            who = "the dealer" if forced[0] == "dealer" else "the dealer's partner"
+            how = " by taking the turned-up card" if forced[1] == "turn_up" else ""
+            return f"{who} made trump{how}, and must declare '{self.choice}'", src
+        return super().why_illegal(st, a)
 
     def apply(self, st: State, a: Action) -> None:
         if a == self.action:
@@ -305,7 +353,7 @@ class Declarations(Component):
         k = 1 if self.who == "maker" else self.game.num_players
         facts: tuple[Fact, ...]
         if self.effect == "zero_tricks_bet":
-            facts = (Fact(self.choice, ("none", "made", "broken")),)
+            facts = (Fact(self.choice, ("none", "made", "broken")), Fact(self.against, ("none", "made", "broken")))
         else:
             facts = (Fact(self.choice, BOOL), Fact(f"{self.choice}_against", BOOL))
         moves = (Transfer("turn up the dummy seat's cards", self.reveal[1], seat_hand(self.reveal_seat),

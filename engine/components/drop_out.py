@@ -5,7 +5,8 @@ out the hand (``State.contract.out``, as a partner of a lone player does):
 trick play skips them, they lead no trick, and scoring sees the fact
 ``dropped`` (true when every player of the entity dropped out), so a table can
 give them nothing ("Players who dropped out neither add not subtract any
-points").
+points"), and ``opposed`` (some player of another entity stayed in: false for a
+maker who plays alone because everyone else dropped out).
 
 Parameters, each a general rule with the spec choosing its value:
 
@@ -226,12 +227,16 @@ class DropOut(CheckingDoer):
         return list(self._s(st).dropped)
 
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
-        """``dropped``: every player of ``seats`` dropped out this hand."""
+        """``dropped``: every player of ``seats`` dropped out this hand; ``opposed``: a player of another
+        entity, still in the match, did not."""
         dropped = self._s(st).dropped
-        return {"dropped": bool(seats) and all(s in dropped for s in seats)}
+        active = st.active
+        return {"dropped": bool(seats) and all(s in dropped for s in seats),
+                "opposed": any(active[s] and s not in dropped and s not in seats
+                               for s in range(st.game.num_players))}
 
     def fact_names(self) -> list[str]:
-        return ["dropped"]
+        return ["dropped", "opposed"]
 
     def result_fields(self, st: State) -> dict[str, Any]:
         """Who dropped out, and whether the stay-or-drop round was held (the consecutive limit reads both)."""
@@ -243,9 +248,9 @@ class DropOut(CheckingDoer):
         return {"dropped_out": list(self._s(st).dropped)}
 
     def declarations(self) -> Declared:
-        """No cards move; each player asked answers once; the ``dropped`` fact."""
+        """No cards move; each player asked answers once; the ``dropped`` and ``opposed`` facts."""
         assert self.game is not None
         n = self.game.num_players
         k = n if self.who == "all" else n - 1
         return Declared((), k, f"each of at most {k} players answers once (stay or drop)",
-                        (Fact("dropped", BOOL),))
+                        (Fact("dropped", BOOL), Fact("opposed", BOOL)))

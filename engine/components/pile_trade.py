@@ -4,7 +4,8 @@ A player holding at least ``count`` cards of the listed ``ranks`` may give
 ``count`` of them for the ``count`` cards at the ``from`` end (``bottom`` or
 ``top``) of ``pile``, on their own turn in the host phase named by
 ``also_on_turns_of`` (in the host's rounds listed in ``host_rounds``), once per
-hand. With ``counts_as_pass`` the trade is that turn's pass; with ``scope:
+hand (``once_per: hand``, the default) or once per player each hand (``once_per: seat``: a
+later trader takes the earlier one's cards). With ``counts_as_pass`` the trade is that turn's pass; with ``scope:
 hand`` the trader passes on every later turn of the host (forced actions
 aside). The component has no turns of its own: the host lists the trade among
 its legal actions (:meth:`offered`) and hands it back (:meth:`act_on_turn`).
@@ -41,6 +42,8 @@ class TradeState(PhaseState):
 
     done: bool = False
     trader: int = -1
+    traders: int = 0
+    """Every seat that traded this hand, as a bit mask."""
 
 
 class PileTrade(Component):
@@ -64,6 +67,9 @@ class PileTrade(Component):
         self.scope: str = d.get("scope", "turn")
         if self.scope not in ("turn", "hand"):
             raise SpecError(f"scope must be turn or hand, got {self.scope!r}", file, key=f"{key}.scope")
+        self.once_per: str = d.get("once_per", "hand")
+        if self.once_per not in ("hand", "seat"):
+            raise SpecError(f"once_per must be hand or seat, got {self.once_per!r}", file, key=f"{key}.once_per")
 
     def action_sigs(self) -> list[KindSig]:
         # one card up to the trade size parse, so a short trade is refused by the rule (and cites it)
@@ -105,7 +111,10 @@ class PileTrade(Component):
     # --- offered on the host's turns ----------------------------------------------------
     def offered(self, st: State, seat: int, host_round: int) -> list[Action]:
         """The trades ``seat`` may make on this turn of the host (one per choice of cards given)."""
-        if not self.enabled or host_round not in self.host_rounds or self._s(st).done:
+        if not self.enabled or host_round not in self.host_rounds:
+            return []
+        cs = self._s(st)
+        if (cs.traders >> seat & 1) if self.once_per == "seat" else cs.done:
             return []
         held = st.hands[seat] & self.mask
         if held.bit_count() < self.count:
@@ -136,18 +145,20 @@ class PileTrade(Component):
             pile[-n:] = list(give)
         cs = self._s(st)
         cs.done, cs.trader = True, seat
+        cs.traders |= 1 << seat
         return self.counts_as_pass
 
     def bars_host_actions(self, st: State, seat: int) -> bool:
         """With ``scope: hand``, the trader only passes on the host's later turns."""
-        return self.scope == "hand" and self._s(st).trader == seat
+        return self.scope == "hand" and bool(self._s(st).traders >> seat & 1)
 
     def hidden(self, a: Action) -> bool:
         return self.codec.kind(a) == "exchange"
 
     def why_not_offered(self) -> tuple[str, Source]:
         """Why a trade named now is refused, and the clause."""
-        return (f"the trade needs {self.count} cards of {'/'.join(self.rank_names)} named, once per hand, "
+        once = "once per hand" if self.once_per == "hand" else "once per player each hand"
+        return (f"the trade needs {self.count} cards of {'/'.join(self.rank_names)} named, {once}, "
                 "in the allowed round", self.source)
 
     def declarations(self) -> Declared:
