@@ -1,7 +1,8 @@
 """Register entries of Bird Dog (three players, to 21), source 001_f95ee8969f7c0032.txt.
 
 One test per reading of each entry added by the clause-by-clause reading (deal-packets,
-trump-order-bowers, bird-dog-is-a-bower, who-leads, highest-card-on-trump-lead, extra-hand-contenders), each named after the clause it reads.
+trump-order-bowers, bird-dog-is-a-bower, who-leads, highest-card-on-trump-lead, extra-hand-contenders),
+each named after the clause it reads.
 Expected values come from the text and the reading's own words, not from engine output.
 
 Seats 0, 1, 2 clockwise; the dealer is 0, so the player left of the dealer is 1. Undealt piles

@@ -124,7 +124,7 @@ def unopposed_maker(option: str) -> State:
     out (everyone_drops=maker_alone); seat 1 plays its five cards alone, so it takes every trick."""
     st = new_state([DEAL_S], {"unopposed_five": option, "everyone_drops": "maker_alone"})
     act(st, "order_up")
-    act(st, [n for n in st.legal_action_names() if n.startswith("discard")][0])
+    act(st, next(n for n in st.legal_action_names() if n.startswith("discard")))
     while st.comp.kind == "drop_out":
         act(st, "drop")
     while not st.hand_results:

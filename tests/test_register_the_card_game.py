@@ -101,3 +101,38 @@ def test_readings_outside_the_text_are_marked_house_rules() -> None:
     assert entry("wild-heavy-melds").decision == "1"
     assert entry("wild-rank-set").decision == "never"
     assert entry("laying-off").decision == "none"
+
+
+# --- must-go-out: "This continues until someone has a set or a run of 3." -------------------------------
+
+
+def able_to_go_out(must: str) -> State:
+    """Seat 1 holds AC 2C and the wild 3C (deal_packets=whole_hand) and draws the JC: it can go out."""
+    hands, discard, stock = dealt("whole_hand", 1)
+    g = Game.from_system("the-card-game", {"players": 3, "deal_packets": "whole_hand", "must_go_out": must})
+    deal = {"dealer": 0, "hands": hands, "piles": {"discard": discard, "stock": stock}}
+    st = g.new_initial_state(seed=0, deals=[deal])
+    st.apply_name("draw stock")
+    assert "go out JC" in st.legal_action_names()
+    return st
+
+
+def test_someone_has_a_run_of_3_and_may_play_on() -> None:
+    """must_go_out=off (the decision): going out is a choice; seat 1 may discard the JC and play on."""
+    assert entry("must-go-out").decision == "off"
+    st = able_to_go_out("off")
+    assert "discard JC" in st.legal_action_names()
+    st.apply_name("discard JC")
+    assert st.current_player() == 2 and not st.hand_results
+
+
+def test_someone_has_a_run_of_3_and_must_go_out() -> None:
+    """must_go_out=on: a player who can go out must; only going out is offered, and a discard is refused."""
+    import pytest
+
+    from cardspec.engine.errors import IllegalActionError
+
+    st = able_to_go_out("on")
+    assert all(n.startswith("go out") for n in st.legal_action_names())
+    with pytest.raises(IllegalActionError, match="must go out"):
+        st.apply_name("discard JC")

@@ -388,8 +388,9 @@ def test_register_trick_winner(reading: str) -> None:
 def test_register_lowest_cards_when_able(reading: str) -> None:
     """Register 'lowest-cards-when-able' (a house rule): after 7-7 (deal C), seat 1 holds 8-8, 9-9, 11-11 and
     more that are equal or higher. "When playing, there are two choices": under any_time it may still play its
-    lowest 2-2; under when_unable it may not. Seat 3 of deal E, with only 2 below... (see below): a player
-    with no equal-or-higher play keeps the lowest cards under both readings."""
+    lowest 2-2; under when_unable it may not. A player with no equal-or-higher play keeps the lowest cards
+    under both readings ("the player must play the lowest card(s) in the hand if the player has only lower
+    cards")."""
     _, st = new_state(DEAL_C, {"lowest_cards": reading})
     play(st, 7, 7)
     assert ((2, 2) in options(st)) is (reading == "any_time")
@@ -397,11 +398,12 @@ def test_register_lowest_cards_when_able(reading: str) -> None:
     if reading == "when_unable":
         with pytest.raises(IllegalActionError, match="must do so"):
             play(st, 2, 2)
-    # deal D: after 7-7 and 8-8, seat 2 (3 3 5 6 7 8 10 11 11 9) can still beat with 8-10 or 10-11 ...
-    _, st = new_state(["7 7 3 3 4 4 5 5 6 6", "11 11 10 10 9 9 8 8 2 2", "2 3 4 4 5 5 6 6 3 2", "9 9 8 8 7 7 6 10 10 11"],
+    # after 7-7 and 11-11, seat 2 holds nothing at 11 or above ...
+    _, st = new_state(["7 7 3 3 4 4 5 5 6 6", "11 11 10 10 9 9 8 8 2 2", "2 3 4 4 5 5 6 6 3 2",
+                       "9 9 8 8 7 7 6 10 10 11"],
                       {"lowest_cards": reading})
     play(st, 7, 7), play(st, 11, 11)
-    assert options(st) == {(2, 2)}  # ... but this seat 2 holds nothing at 11 or above: only its lowest cards
+    assert options(st) == {(2, 2)}  # ... so its lowest cards are its only play
 
 
 @pytest.mark.parametrize("reading", ["aside_hidden", "aside_open"])
@@ -449,7 +451,8 @@ def test_every_register_entry_has_a_test_for_each_reading() -> None:
     """Each ambiguity of the spec is one of the register tests above, with all its readings."""
     tested = {"players": {"4", "5", "6"}, "respectively": {"sorted_pairs", "above_highest"},
               "compare_with": {"best", "previous", "every"},
-              "trick_winner": {"equal_or_higher", "highest_card", "highest_cards"}, "undealt_cards": {"aside_hidden", "aside_open"},
+              "trick_winner": {"equal_or_higher", "highest_card", "highest_cards"},
+              "undealt_cards": {"aside_hidden", "aside_open"},
               "last_loser": {"last_trick_order", "round_order"}, "lowest_tie": {"shared_win", "extra_hand"},
               "won_tricks": {"face_down", "face_up"}, "lowest_cards": {"any_time", "when_unable"}}
     spec = load(SYSTEM)

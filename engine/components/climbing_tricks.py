@@ -19,8 +19,9 @@ low to high; suits, if any, are ignored).
 
 ``compare_with``: ``best`` (the play winning the trick so far), ``previous``
 (the play just before) or ``every`` (every play so far, a lowest-cards play too:
-card by card the highest of them, as ``respectively`` compares). ``winner``: ``equal_or_higher`` (a play that is equal or
-higher than the winning play, in the ``respectively`` sense, takes the lead) or
+card by card the highest of them, as ``respectively`` compares). ``winner``:
+``equal_or_higher`` (a play that is equal or higher than the winning play, in the
+``respectively`` sense, takes the lead) or
 ``highest_card`` (the play holding the highest single card) or ``highest_cards`` (the
 highest card decides, then the next highest, and so on: 8-10 beats 5-10). ``ties``:
 ``last_wins`` (the default: among equal plays the last one wins) or

@@ -252,7 +252,10 @@ class DrawDiscard(Component):
             held = deck.canonical(hand & ~(1 << drawn if drawn >= 0 else 0)) if deck.has_copies else hand
             acts = [self._discard_acts[c] for c in deck.cards_of(held) if c != drawn]
             if self.melding is not None and (self._ms(st).out_seat < 0 or self.melding.after_first == "allowed"):
-                acts += [self._out_acts[c] for c in self._go_out_discards(st, hand, drawn)]
+                outs = [self._out_acts[c] for c in self._go_out_discards(st, hand, drawn)]
+                if outs and self.melding.when_able == "compulsory":
+                    return outs  # a player who can go out must
+                acts += outs
             return acts
         disc = st.piles[self.discard]
         out = [codec.encode("draw_stock")]
@@ -335,6 +338,9 @@ class DrawDiscard(Component):
             return ("going out lays every other card in melds"
                     + (f" (at most {m.max_melds})" if m.max_melds > 0 else "") + " and discards this one",
                     m.go_out_source)
+        if k == "discard" and m is not None and m.when_able == "compulsory" and self._ms(st).stage == "discard" \
+                and any(self.codec.kind(x) == "go_out" for x in self.legal(st)):
+            return "a player who can go out must go out", m.go_out_source
         if k == "knock" and self._ms(st).knocker >= 0:
             return "someone has already knocked this round", self.knock_source
         if k == "knock":

@@ -32,7 +32,8 @@ ace's rank, ``ace_position``: ``low``, ``high``, ``low_or_high`` or ``wrap``),
 player's cards that extend the melds laid this round, each meld as laid, count
 as laid off), ``go_out`` (``final_turns``, ``max_melds``, ``first_turn``:
 ``allowed`` or ``forbidden`` in the first time round the table, ``after_first``:
-``forbidden`` or ``allowed``, whether others may also go out in their turns left)
+``forbidden`` or ``allowed``, whether others may also go out in their turns left,
+``when_able``: ``optional`` or ``compulsory``, whether a player who can go out must)
 and the sources.
 """
 
@@ -97,6 +98,8 @@ class MeldRules:
     lay_off: str = "none"
     after_first: str = "forbidden"
     after_first_source: Source | None = None
+    when_able: str = "optional"
+    """``optional``: a player who can go out may still discard; ``compulsory``: must go out."""
     _memo: dict[tuple[str, CardMask, int, Any], Any] = field(default_factory=dict, repr=False)
 
     @staticmethod
@@ -124,7 +127,8 @@ class MeldRules:
         choices = {"wild_sets": (d.get("wild_sets", "never"), ("never", "natural"), key),
                    "set_copies": (d.get("set_copies", "any"), ("any", "distinct"), key),
                    "lay_off": (d.get("lay_off", "none"), ("none", "table"), key),
-                   "after_first": (go.get("after_first", "forbidden"), ("forbidden", "allowed"), f"{key}.go_out")}
+                   "after_first": (go.get("after_first", "forbidden"), ("forbidden", "allowed"), f"{key}.go_out"),
+                   "when_able": (go.get("when_able", "optional"), ("optional", "compulsory"), f"{key}.go_out")}
         for name, (v, allowed, where) in choices.items():
             if v not in allowed:
                 raise SpecError(f"{name} must be one of {list(allowed)}", file, key=f"{where}.{name}")
@@ -141,6 +145,7 @@ class MeldRules:
         m.distinct = choices["set_copies"][0] == "distinct"
         m.lay_off = choices["lay_off"][0]
         m.after_first = choices["after_first"][0]
+        m.when_able = choices["when_able"][0]
         m.after_first_source = Source(**go["after_first_source"]) if "after_first_source" in go else gsrc
         return m
 
