@@ -216,6 +216,15 @@ def trick_line(game: Game, obs: Mapping[str, Any], seat: int) -> str | None:
     return None
 
 
+def shown_value(game: Game, cards: Sequence[str]) -> int | float | None:
+    """The value of cards in a game with a hand value (Riding the Bus), or None."""
+    hv = game.hand_value
+    if hv is None or not cards:
+        return None
+    v = hv.points(hv.value(game.deck.mask(game.deck.parse(c) for c in cards)))
+    return int(v) if v == int(v) else v
+
+
 def hand_value_line(game: Game, cards: Sequence[str]) -> str | None:
     """``your hand's value: 21`` in a game with a hand value (Riding the Bus), from the seat's own cards."""
     hv = game.hand_value
@@ -262,6 +271,12 @@ def hand_over(game: Game, r: Mapping[str, Any], seat: int) -> tuple[list[str], s
         if r.get(k) is not None:
             v = r[k]
             lines.append(f"   {k.replace('_', ' ')}: {who(game, v, seat) if k == 'went_out' else clean(v)}")
+    for s, cards in enumerate(r.get("hands_shown") or ()):
+        if cards:  # laid face up as the round ended (riding-the-bus: "then you all lay out your cards")
+            value = shown_value(game, cards)
+            verb = "lay" if s == seat else "lays"
+            lines.append(f"   {who(game, s, seat)} {verb} out {' '.join(clean(c) for c in cards)}"
+                         + (f" (worth {value})" if value is not None else ""))
     if r.get("thrown_in"):
         lines.append("   the hand was thrown in: no score")
     facts = r.get("facts")

@@ -51,7 +51,7 @@ _CHUNK = 1 << 18
 _NON_SPACE = re.compile(rb"[^ \t\r\n]")
 _BOM = b"\xef\xbb\xbf"
 RESULT_FIELDS = ("hand", "dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by",
-                 "contract", "went_out", "melds")
+                 "contract", "went_out", "melds", "hands_shown")
 
 
 def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]

@@ -283,6 +283,8 @@ def test_play_never_shows_a_card_the_persons_seat_cannot_see(system: str, monkey
         st.apply(a)
         for r in st.hand_results[-1:] if st.hand_no != hand else ():
             mine |= cards(json.dumps(r.get("melds", [])))  # a finished hand's result shows its melds
+            # and the hands laid face up as it ended, printed after its "-- hand N over" line
+            seen.setdefault(st.hand_no, set()).update(cards(json.dumps(r.get("hands_shown", []))))
     segments = re.split(r"^-- hand \d+ over.*$", screen, flags=re.M)
     assert len(segments) >= 2, "the person saw at least one hand end"
     hands = sorted(seen)

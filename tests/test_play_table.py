@@ -372,3 +372,30 @@ def test_spec_text_cannot_style_or_steer_the_terminal(monkeypatch: pytest.Monkey
     assert "\x1b" not in out
     assert "[bold red]loud[/bold red] \\x1b[2J\\x1b[31mred" in flat(out)
     assert re.search(r"seat\s+player\s+cards\s+\[i\]strikes\[/i\]\s+notes", out)  # the header, as written
+
+
+def test_riding_the_bus_shows_every_hand_laid_out_at_the_end_of_a_round() -> None:
+    """"then you all lay out your cards, and the person with the lowest score receives a strike": at the end of
+    a round the result shows every hand (``hands_shown``) and play prints each with its value; the lowest
+    value is the seat that took the strike."""
+    import random
+
+    from cardspec.engine.game import Game
+    from cardspec.play_table import hand_over
+
+    g = Game.from_system("riding-the-bus")
+    st = g.new_initial_state(1)
+    rng = random.Random(1)
+    while not st.hand_results:
+        st.apply(rng.choice(st.legal_actions()))
+    r = st.hand_results[0]
+    shown = r["hands_shown"]
+    assert len(shown) == 4 and all(len(h) == 3 for h in shown)
+    assert len({c for h in shown for c in h}) == 12  # twelve different cards: each seat's own three
+    assert g.hand_value is not None
+    values = [g.hand_value.points(g.hand_value.value(g.deck.mask(g.deck.parse(c) for c in h))) for h in shown]
+    low = min(values)
+    assert [1 if v == low else 0 for v in values] == [min(x, 1) for x in r["scores"]]
+    _, _, lines, _ = hand_over(g, r, 0)
+    for s, h in enumerate(shown):
+        assert any(" ".join(h) in line for line in lines), (s, h)

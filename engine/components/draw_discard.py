@@ -13,6 +13,10 @@ when ``check_after_deal`` is on). When the stock is empty, ``stock_exhausted``
 either reshuffles the discard pile under its top card (a seeded chance event)
 or ends the round. The discard pile starts empty unless the deal lays it (The
 Card Game turns the top card of the rest of the deck: an undealt pile of 1).
+With ``reveal_at_end: {source}`` every player still in lays their cards face up
+when the round ends (riding-the-bus: "then you all lay out your cards"): the
+hand's result lists them (``hands_shown``, per seat; empty for a seat out), so
+every player sees every hand and why the lowest took the strike.
 
 With a ``melding`` clause (:mod:`cardspec.engine.components.melding`) a player
 who has drawn may instead go out (``go out X``: every other card laid in melds,
@@ -98,6 +102,9 @@ class DrawDiscard(Component):
             raise SpecError("discard_drawn must be allowed or forbidden", file, key=f"{key}.discard_drawn")
         ml = d.get("melding")
         self.melding: MeldRules | None = MeldRules.build(ml, f"{key}.melding", file) if ml else None
+        ra = d.get("reveal_at_end")
+        self.reveal_source: Source | None = Source(**ra["source"]) if ra else None
+        """Every player still in shows their hand when the round ends (``hands_shown`` in the result)."""
 
     def zone_ids(self) -> list[str]:
         return ["hand", self.stock, self.discard] + ([self.melding.pile] if self.melding else [])
@@ -171,9 +178,13 @@ class DrawDiscard(Component):
     def result_fields(self, st: State) -> dict[str, Any]:
         ms = self._ms(st)
         out: dict[str, Any] = {"ended_by": ms.ended_by} if ms.ended_by else {}
+        names = st.game.deck.names
+        if self.reveal_source is not None:
+            deck = st.game.deck
+            out["hands_shown"] = [[names[c] for c in deck.cards_of(st.hands[s])] if st.active[s] else []
+                                  for s in range(st.game.num_players)]
         if self.melding is None:
             return out
-        names = st.game.deck.names
         out.update(went_out=ms.out_seat if ms.out_seat >= 0 else None,
                    melds=[[names[c] for c in meld] for meld in ms.laid])
         if ms.later_out:
