@@ -67,23 +67,24 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
     if d.get("dealer", st.dealer) != st.dealer:
         raise RecordError(f"dealer {d.get('dealer')} but the rotation gives {st.dealer}",
                           path=f"{where}.dealer")
-    free: dict[str, list[Card]] = {}
-    for c in range(deck.size):
-        free.setdefault(deck.names[c], []).append(c)
+    by_name = deck.by_name  # every card has its own name (copies are numbered: 9H#2)
+    used = 0  # the cards taken so far, as a mask
     blanks: list[tuple[str, int, int]] = []  # (pile name or "", seat or index, position)
 
     def take(name: Any, path: str) -> Card:
-        if not isinstance(name, str):
-            raise RecordError(f"card {name!r} is not a card name", path=path)
-        key = name.strip().upper()
-        if key not in free:
-            try:  # 'T' for 10, either case
-                key = deck.names[deck.parse(key)]
+        nonlocal used
+        c = by_name.get(name) if type(name) is str else None
+        if c is None:
+            if not isinstance(name, str):
+                raise RecordError(f"card {name!r} is not a card name", path=path)
+            try:  # 'T' for 10, either case, spaces around
+                c = deck.parse(name)
             except (CardspecError, KeyError):
                 raise RecordError(f"'{name}' is not a card of this deck", path=path) from None
-        if not free[key]:
+        if used >> c & 1:
             raise RecordError(f"'{name}' appears more often than the deck holds it", path=path)
-        return free[key].pop(0)
+        used |= 1 << c
+        return c
 
     hands_in = d.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != g.num_seats:
@@ -115,8 +116,7 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
             else:
                 top_first.append(take(x, f"{where}.piles.{name}.{i}"))
         piles[name] = list(reversed(top_first))
-    left = sorted(c for cs in free.values() for c in cs)
-    stand_ins = left[:len(blanks)]
+    stand_ins = [c for c in range(deck.size) if not used >> c & 1][:len(blanks)] if blanks else []
     for (pile, s, i), c in zip(blanks, stand_ins, strict=True):
         if pile:
             piles[pile][len(piles[pile]) - 1 - i] = c
