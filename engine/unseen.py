@@ -246,11 +246,22 @@ def locate(st: State, cards: Iterable[Card] | None = None) -> dict[Card, Place]:
                 out[c] = (zid, seat)
         return out
     masks = [("hand", st.hands), *st.seat_piles.items()]
+    piles = st.piles.items()
     for c in cards:
         bit = 1 << c
-        found = next(((zid, s) for zid, ms in masks for s, m in enumerate(ms) if m & bit), None)
-        if found is None:
-            found = next(((zid, -1) for zid, pile in st.piles.items() if c in pile), None)
+        found: Place | None = None
+        for zid, ms in masks:
+            for s, m in enumerate(ms):
+                if m & bit:
+                    found = (zid, s)
+                    break
+            if found is not None:
+                break
+        else:
+            for zid, pile in piles:
+                if c in pile:
+                    found = (zid, -1)
+                    break
         if found is not None:
             out[c] = found
     return out
