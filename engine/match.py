@@ -39,7 +39,7 @@ take all five tricks, they immediately win the entire game": ``when: {tricks: 5}
 
 Dealer rotation is ``left`` (clockwise, the next active seat), ``right``, ``none`` (the same
 seat deals, or starts, every hand: hand-and-foot's ``first_player: fixed`` reading), or ``loser``
-(the player who did worst in the hand deals the next: riding-the-bus's ``loser_deals`` reading).
+(the player who did worst in the hand deals the next: riding-the-bus's ``dealer_rotation: loser`` reading).
 """
 
 from __future__ import annotations

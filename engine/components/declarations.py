@@ -329,7 +329,7 @@ class Declarations(Component):
         forced, src = self.forced, self.forced_source
         if a == self.pass_action and forced is not None and src is not None and self._must_declare(st):
             who = "the dealer" if forced[0] == "dealer" else "the dealer's partner"
-            how = " by taking the turned-up card" if forced[1] == "turn_up" else ""
+            how = " by accepting the turned-up card" if forced[1] == "turn_up" else ""
             return f"{who} made trump{how}, and must declare '{self.choice}'", src
         return super().why_illegal(st, a)
 
