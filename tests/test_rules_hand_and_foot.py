@@ -656,6 +656,23 @@ def test_a_clean_book_is_closed_clean_readings() -> None:
             assert sets(st)[0]["book"] == "dirty"
 
 
+def test_closed_books_readings() -> None:
+    """Register closed-books: "So if you closed a book of 5’s, and then had three 5’s in your foot, you’re better
+    off just starting a new book of 5’s." With seven jacks on the table and an eighth in hand, ``open`` (a book
+    is "a set of 7+") lets the jack join it; ``closed`` refuses it."""
+    for reading in ("open", "closed"):
+        st = laid_out_with(game(full_books=reading), ["JS", "JC", "JD", "JC", "JH"], stock_top=["JD", "7S"])
+        do(st, *["add 1 J"] * 4)  # seven jacks: a book
+        assert sets(st)[0]["book"] == "clean"
+        if reading == "open":
+            do(st, "add 1 J")
+            assert len(sets(st)[0]["cards"]) == 8
+        else:
+            assert find(st, "add 1 J") is None
+            refused(st, "add 1 J", "you closed a book of 5’s")
+            assert len(sets(st)[0]["cards"]) == 7
+
+
 def test_more_than_one_set_of_a_number_is_allowed() -> None:
     """"You are allowed to have more than one set (or book, even) of a given number." """
     st = laid_out_with(game(), ["JS", "JC", "JD", "JC", "JH"], stock_top=["JD", "5S"])

@@ -33,7 +33,8 @@ Sets: cards of one rank (``unmeldable`` ranks never), with wild cards (the
 ``wild.ranks`` and, with ``wild.jokers``, the jokers) at most ``wild_ratio[0]``
 for every ``wild_ratio[1]`` natural cards. A set of ``book_size`` or more is a
 book: clean without a wild, dirty with one. With ``clean_closed: closed`` no
-wild joins a clean book. With ``wild_books: allowed`` a set may be all wild
+wild joins a clean book; with ``books.full: closed`` no card at all joins a book
+(``open``, the default: natural cards of its rank still do). With ``wild_books: allowed`` a set may be all wild
 cards (it is neither clean nor dirty; a book of them is a wild book).
 
 The reserve lies in the seat zone ``reserve`` (face down) or ``reserve_seen`` (known to
@@ -157,6 +158,11 @@ class BookMelding(CheckingDoer):
         self.book_size: int = b["size"]
         self.clean_closed: bool = b["clean_closed"] == "closed"
         self.closed_source = Source(**b["clean_closed_source"])
+        self.full_closed: bool = b.get("full", "open") == "closed"
+        """A book (``size`` cards or more) takes no more cards."""
+        self.full_source = Source(**b["full_source"]) if "full_source" in b else self.closed_source
+        if b.get("full", "open") not in ("open", "closed"):
+            raise SpecError("books.full must be open or closed", file, key=f"{key}.books.full")
         self.book_points: dict[str, int] = dict(b["points"])
         self.values_spec: Mapping[str, Any] = d["values"]
         lo = d["lay_out"]
@@ -275,6 +281,8 @@ class BookMelding(CheckingDoer):
 
     def fits(self, m: Meld, c: Card) -> bool:
         """Whether card ``c`` may join set ``m``."""
+        if self.full_closed and self.is_book(m):
+            return False
         r = self.meld_rank[c]
         if m[2] == WILD:
             return r == WILD
@@ -542,6 +550,8 @@ class BookMelding(CheckingDoer):
                         "sets of this lay-out", self.own_sets_source)
             m = bs.melds[i]
             if not self.fits(m, cards[0]):
+                if self.full_closed and self.is_book(m):
+                    return "a book is closed: no card joins it", self.full_source
                 if self.meld_rank[cards[0]] == WILD and self.clean_closed and self.is_book(m) and \
                         not self.wilds_in(m[3]):
                     return "a clean book is closed to wild cards", self.closed_source
