@@ -109,12 +109,13 @@ def test_played_with_teams_partners_across() -> None:
 def test_readings_outside_the_text_are_marked_house_rules() -> None:
     """The text's own rules: the discard pile is grabbed with no condition ("grab the entire discard pile"),
     the lay-out comes first ("rather than picking up cards they first must lay these cards out"), the scoring
-    list has no bonus for going out, and clean and dirty books are needed apart ("1 clean and 1 dirty book").
+    list has no bonus for going out, clean and dirty books are needed apart ("1 clean and 1 dirty book"), and
+    the last card may be melded ("they need not discard to end the game").
     The other readings of those entries are house rules of other tables; the entries are marked and decide the
     text, and the text's own silences (team-play among them) are not marked."""
     decls = load("hand-and-foot").option_decls
     marked = {a.id for a in load("hand-and-foot").ambiguities if a.house_rule}
-    assert marked == {"take-pile-condition", "lay-out-timing", "going-out-bonus", "clean-for-dirty"}
+    assert marked == {"take-pile-condition", "lay-out-timing", "going-out-bonus", "clean-for-dirty", "out-by-discard"}
     for a in load("hand-and-foot").ambiguities:
         default = decls[a.option].default
         assert a.decision == (str(default).lower() if isinstance(default, bool) else str(default)), a.id

@@ -771,6 +771,21 @@ def test_going_out_by_discarding_the_last_card() -> None:
     assert [res["scores"][s] for s in range(4) if s != me] == [-held[s] for s in range(4) if s != me]
 
 
+def test_out_by_discard_readings() -> None:
+    """Register out-by-discard (a house rule): "they need not discard to end the game, but they can end the game
+    by discarding". ``off``: the last ten may go onto a set (the round ends) or be discarded; ``on``: adding it is
+    refused, citing the clause, and the player goes out by discarding it."""
+    for reading in ("off", "on"):
+        st, me = quick_until_last(game(out_by_discard=reading))
+        names = [n.split("#")[0] for n in st.legal_action_names()]  # this deck's copies are numbered
+        assert ("add 4 10S" in names) is (reading == "off")
+        assert "discard 10S" in names
+        if reading == "on":
+            refused(st, "add 4 10", "they need not discard to end the game")
+        do(st, "discard 10S")
+        assert st.hand_results[0]["went_out"] == me
+
+
 def test_using_up_every_card_without_the_books_play_continues() -> None:
     """"Note that if you use up all your cards and do not have the needed number of books, the game continues as
     normal." (books_needed two_each: the quick round's one clean and one dirty book are not enough)."""

@@ -44,8 +44,9 @@ becomes the hand at once (``reserve_pickup: at_once``: a hand used up by melding
 goes on from the foot in the same turn), or the turn ends there and the foot is
 played from the player's next turn (``next_turn``: it is taken up as the turn ends,
 which nobody but its holder can tell from taking it up as the next turn starts).
-A player whose hand and reserve are both used up
-goes out if it holds ``go_out`` books (``clean`` and ``dirty``, counted over the side's sets, or with
+A player whose hand and reserve are both used up goes out (with ``go_out.last_card:
+discard`` only by discarding its last card) if it holds ``go_out`` books (``clean`` and
+``dirty``, counted over the side's sets, or with
 ``count: own_sets`` over the sets the player started; with ``clean_for_dirty`` a clean book beyond those
 needed stands in for a dirty one; with ``points``, per round, also melded cards worth that much) and ends
 the round at once; otherwise the turn ends and play goes on. When a turn
@@ -180,6 +181,13 @@ class BookMelding(CheckingDoer):
         if go.get("count", "side") not in ("side", "own_sets"):
             raise SpecError("go_out.count must be side or own_sets", file, key=f"{key}.go_out.count")
         self.clean_for_dirty: bool = bool(go.get("clean_for_dirty", False))
+        self.last_card: str = go.get("last_card", "any")
+        """``any``: a player may use up the last card by melding or by discarding; ``discard``: the last card
+        must be discarded (a set or an addition leaves at least one card)."""
+        if self.last_card not in ("any", "discard"):
+            raise SpecError("go_out.last_card must be any or discard", file, key=f"{key}.go_out.last_card")
+        self.last_card_source = Source(**go["last_card_source"]) if "last_card_source" in go else \
+            Source(**go["source"])
         self.out_points_spec: Any = go.get("points", 0)
         ask = d.get("ask")
         self.ask_on: bool = ask is not None and bool(ask["enabled"])
@@ -402,9 +410,18 @@ class BookMelding(CheckingDoer):
 
     def _barred_out(self, st: State, seat: int, k: int, discard: bool = False) -> bool:
         """Whether giving up ``k`` cards is barred by a binding no: the player may not use up every card,
-        so a set or an addition must leave two cards (one to discard, one to keep), a discard one."""
+        so a set or an addition must leave two cards (one to discard, one to keep), a discard one; or, with
+        ``go_out.last_card: discard``, whether a set or an addition would leave no card to discard."""
+        if not discard and self.last_card == "discard" and self._left_after(st, seat, k) < 1:
+            return True
         bs = self._bs(st)
         return self.binding and bs.answer == "no" and self._left_after(st, seat, k) < (1 if discard else 2)
+
+    def _why_barred(self, st: State, seat: int, k: int) -> tuple[str, Source]:
+        """Why a set or an addition of ``k`` cards is barred (:meth:`_barred_out`)."""
+        if self.last_card == "discard" and self._left_after(st, seat, k) < 1:
+            return "the last card must be discarded: a set or an addition keeps one card", self.last_card_source
+        return "the partner said no: the player keeps a card and does not go out", self.ask_source
 
     @staticmethod
     def partner(st: State, seat: int) -> int:
@@ -539,7 +556,7 @@ class BookMelding(CheckingDoer):
                 return (f"a new set is {self.min_size} cards of one rank (no threes), at most one wild card for "
                         f"every {self.ratio[1]} natural cards", self.sets_source)
             if self._barred_out(st, seat, len(cards)):
-                return "the partner said no: the player keeps a card and does not go out", self.ask_source
+                return self._why_barred(st, seat, len(cards))
             return None
         if k == "add":
             i = (codec.number(a) or 0) - 1
@@ -558,7 +575,7 @@ class BookMelding(CheckingDoer):
                 return "that card does not fit the set (its rank, or one wild card for every two natural cards)", \
                     self.ratio_source
             if self._barred_out(st, seat, 1):
-                return "the partner said no: the player keeps a card and does not go out", self.ask_source
+                return self._why_barred(st, seat, 1)
             return None
         return f"not allowed in the '{self.id}' phase now", self.source
 
