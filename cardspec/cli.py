@@ -23,7 +23,6 @@ from .engine.game import Game
 from .engine.invariants import checked_match
 from .engine.loader import spec_dir
 from .engine.options import key_of, parse_value
-from .engine.record import dumps, record_of
 from .engine.spec import Spec, available, load, named_only
 
 
@@ -101,63 +100,40 @@ def _progress(enabled: bool) -> Any:
     return Progress(disable=not enabled, transient=True)
 
 
-def play_match(game: Game, seed: int, bot: str) -> tuple[Any, int]:
-    """One seeded match between bots; returns the final state and its action count."""
-    rng = random.Random(f"bots/{seed}")
-    chooser = BOTS[bot](rng)
-    st = game.new_initial_state(seed)
-    n = 0
-    while not st.is_terminal():
-        st.apply(chooser(st, st.legal_actions()))
-        n += 1
-    return st, n
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from . import simulate
+
     spec = load(args.system)
     game = Game(spec, _options(spec, args.option))
     _warn(game)
     if args.n < 1 or args.n > 1_000_000:
         raise UsageError("-n must be between 1 and 1000000")
-    wins: Counter[int] = Counter()
-    hands = actions = thrown = 0
-    out: TextIO | None = None
-    if args.records:
-        try:
-            out = open(args.records, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
     t0 = time.perf_counter()
     try:
         with _progress(sys.stderr.isatty() and not args.json) as prog:
             task = prog.add_task(f"simulating {spec.id}", total=args.n)
-            for i in range(args.n):
-                st, n = play_match(game, args.seed + i, args.bot)
-                actions += n
-                hands += len(st.hand_results)
-                thrown += sum(1 for r in st.hand_results if r["thrown_in"])
-                share = 1 / len(st.winners or ())
-                for w in st.winners or ():
-                    wins[w] += share  # type: ignore[assignment]
-                if out is not None:
-                    out.write(dumps(record_of(st)) + "\n")
-                prog.advance(task)
-    finally:
-        if out is not None:
-            out.close()
+            totals = simulate.run(game, args.system, args.seed, args.n, args.bot, args.records, args.workers,
+                                  advance=lambda: prog.advance(task))
+    except OSError as exc:
+        if args.records and exc.filename == args.records:
+            raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
+        raise
     secs = time.perf_counter() - t0
     stats = {"system": spec.id, "options": {k: game.options[k] for k in sorted(game.options)},
              "matches": args.n, "first_seed": args.seed, "bot": args.bot,
-             "mean_hands": hands / args.n, "mean_actions": actions / args.n,
-             "thrown_in_hands": thrown,
-             "win_share_by_seat": {str(s): round(wins[s] / args.n, 4) for s in range(game.num_players)},
+             "mean_hands": totals.hands / args.n, "mean_actions": totals.actions / args.n,
+             "thrown_in_hands": totals.thrown,
+             "win_share_by_seat": {str(s): round(totals.wins[s] / args.n, 4) for s in range(game.num_players)},
              "seconds": round(secs, 3)}
     text = [f"{spec.id}: {args.n} matches ({_label(_options(spec, args.option))}), bot={args.bot}",
             f"  mean hands {stats['mean_hands']:.2f}, mean actions {stats['mean_actions']:.1f}, "
-            f"thrown-in hands {thrown}",
+            f"thrown-in hands {totals.thrown}",
             "  win share by seat: "
             + ", ".join(f"{k}: {v:.3f}" for k, v in stats["win_share_by_seat"].items()),
-            f"  {secs:.2f} s" + (f"; records in {args.records}" if args.records else "")]
+            f"  {secs:.2f} s" + (f" in {args.workers} worker processes" if args.workers > 1 else "")
+            + (f"; records in {args.records}" if args.records else "")]
     _emit(args, stats, "\n".join(text))
     return 0
 
@@ -516,7 +492,11 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--bot", choices=sorted(BOTS), default="rule")
         if name == "simulate":
             sp.add_argument("-n", type=int, default=100)
-            sp.add_argument("--records", metavar="FILE", help="write one JSON record per match (JSON Lines)")
+            sp.add_argument("--records", metavar="FILE", help="stream one JSON record per match to FILE (JSON Lines), "
+                            "in match order; gzip-compressed when FILE ends in .gz")
+            sp.add_argument("--workers", type=int, default=1, metavar="N",
+                            help="play the matches in N processes (default 1); the records and statistics "
+                                 "do not depend on it")
         else:
             sp.add_argument("--seat", type=int, default=0)
         sp.set_defaults(func=func)

@@ -1,0 +1,189 @@
+"""``cardspec simulate``: seeded bot matches, streamed, in one process or split across worker processes.
+
+Match ``i`` (counting from 0) is always played from seed ``first_seed + i`` with the bots seeded from it
+(:func:`play_match`), whichever process plays it. Worker processes play consecutive chunks of matches;
+the parent takes the chunks back in match order, writes their records in that order and adds their
+results to running counters in that order, so the records and the statistics (floating-point sums
+included) are the same bytes whatever the number of workers. At most a few chunks per worker are in
+flight at once, and nothing else is kept: memory stays flat however many matches are played.
+
+Records go to a JSON Lines file as they are produced; a name ending in ``.gz`` is gzip-compressed with
+deterministic bytes (no file name and a zero time stamp in the gzip header).
+"""
+
+from __future__ import annotations
+
+import gzip
+import multiprocessing
+import random
+import sys
+import threading
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult
+from typing import IO, Any, Protocol
+
+from .engine.bots import BOTS
+from .engine.errors import CardspecError
+from .engine.game import Game
+from .engine.record import dumps, record_of
+from .engine.spec import load
+from .engine.state import State
+
+CHUNK = 32
+"""Matches a worker plays per task, at most; the output never depends on it."""
+IN_FLIGHT_PER_WORKER = 3
+"""Tasks queued per worker, at most, so that finished chunks never pile up in memory."""
+GZIP_LEVEL = 6
+
+MatchResult = tuple[int, int, int, tuple[int, ...], bytes | None]
+"""One match: actions, hands, thrown-in hands, winning seats, and its record line (UTF-8) or None."""
+
+
+def play_match(game: Game, seed: int, bot: str) -> tuple[State, int]:
+    """One seeded match between bots; returns the final state and its action count."""
+    rng = random.Random(f"bots/{seed}")
+    chooser = BOTS[bot](rng)
+    st = game.new_initial_state(seed)
+    n = 0
+    while not st.is_terminal():
+        st.apply(chooser(st, st.legal_actions()))
+        n += 1
+    return st, n
+
+
+def match_result(game: Game, seed: int, bot: str, records: bool) -> MatchResult:
+    """Play the match of ``seed`` and keep only what the summary and the record file need."""
+    st, n = play_match(game, seed, bot)
+    hands = st.hand_results
+    line = (dumps(record_of(st)) + "\n").encode("utf-8") if records else None
+    return n, len(hands), sum(1 for r in hands if r["thrown_in"]), tuple(st.winners or ()), line
+
+
+@dataclass
+class Totals:
+    """Running counters of the summary statistics, added to in match order."""
+
+    matches: int = 0
+    actions: int = 0
+    hands: int = 0
+    thrown: int = 0
+    wins: Counter[int] = field(default_factory=Counter)
+
+    def add(self, r: MatchResult) -> None:
+        actions, hands, thrown, winners, _ = r
+        self.matches += 1
+        self.actions += actions
+        self.hands += hands
+        self.thrown += thrown
+        if winners:
+            share = 1 / len(winners)
+            for w in winners:
+                self.wins[w] += share  # type: ignore[assignment]
+
+
+class Sink(Protocol):
+    """Where record lines go: a binary file, or a gzip stream over one."""
+
+    def write(self, data: bytes, /) -> int: ...
+
+    def close(self) -> None: ...
+
+
+def open_records(path: str) -> Sink:
+    """The record file, binary; gzip with a fixed header (no name, time 0) when ``path`` ends in ``.gz``."""
+    raw = open(path, "wb")  # noqa: SIM115
+    if not path.endswith(".gz"):
+        return raw
+    try:
+        return _OwningGzip(raw)
+    except BaseException:
+        raw.close()
+        raise
+
+
+class _OwningGzip(gzip.GzipFile):
+    """A deterministic gzip stream that also closes the file under it."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        super().__init__(filename="", mode="wb", fileobj=raw, compresslevel=GZIP_LEVEL, mtime=0)
+        self._raw = raw
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+# --- worker processes ---------------------------------------------------------------------------
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(system: str, options: dict[str, Any], bot: str, records: bool) -> None:
+    _WORKER.update(game=Game(load(system), options), bot=bot, records=records)
+
+
+def _play_chunk(start: int, stop: int) -> list[MatchResult]:
+    game, bot, records = _WORKER["game"], _WORKER["bot"], _WORKER["records"]
+    try:
+        return [match_result(game, seed, bot, records) for seed in range(start, stop)]
+    except CardspecError as exc:  # as the base class: every subclass comes back to the parent intact
+        raise CardspecError(str(exc)) from None
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """``fork`` on Linux while this process runs a single thread (fast, and safe then); ``spawn`` otherwise."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def results(game: Game, system: str, first_seed: int, n: int, bot: str, records: bool,
+            workers: int = 1) -> Iterator[MatchResult]:
+    """The results of matches ``0 .. n-1`` (seeds ``first_seed + i``), in match order.
+
+    With ``workers`` above 1 the matches are played by that many processes, each building its own
+    ``Game`` from ``system`` and ``game.options``; the results are the same either way.
+    """
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    if workers == 1 or n == 1:
+        for i in range(n):
+            yield match_result(game, first_seed + i, bot, records)
+        return
+    chunk = max(1, min(CHUNK, -(-n // (workers * 4))))
+    pending: deque[AsyncResult[list[MatchResult]]] = deque()
+    with _context().Pool(workers, initializer=_init_worker,
+                         initargs=(system, dict(game.options), bot, records)) as pool:
+        for b in _bounds(first_seed, n, chunk):
+            pending.append(pool.apply_async(_play_chunk, b))
+            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
+
+
+def _bounds(first_seed: int, n: int, chunk: int) -> Iterator[tuple[int, int]]:
+    for s in range(0, n, chunk):
+        yield first_seed + s, first_seed + min(s + chunk, n)
+
+
+def run(game: Game, system: str, first_seed: int, n: int, bot: str, records_path: str | None,
+        workers: int = 1, advance: Callable[[], None] | None = None) -> Totals:
+    """Play ``n`` matches, stream their records to ``records_path`` (if any) in match order, and return
+    the running totals. The file is opened before any match is played."""
+    out = open_records(records_path) if records_path else None
+    totals = Totals()
+    try:
+        for r in results(game, system, first_seed, n, bot, out is not None, workers):
+            totals.add(r)
+            if out is not None and r[4] is not None:
+                out.write(r[4])
+            if advance is not None:
+                advance()
+    finally:
+        if out is not None:
+            out.close()
+    return totals
