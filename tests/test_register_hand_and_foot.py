@@ -122,3 +122,32 @@ def test_readings_outside_the_text_are_marked_house_rules() -> None:
     assert (entry("take-pile-condition").decision, entry("lay-out-timing").decision,
             entry("going-out-bonus").decision, entry("clean-for-dirty").decision) == \
         ("any", "before_draw", "none", "false")
+
+
+# --- wild-book-value: "They don’t count towards your clean or dirty books, but they are worth 1500 points." ---
+
+
+def test_a_wild_book_is_worth_1500_plus_or_in_all() -> None:
+    """Register wild-book-value (with wild_books=allowed): a side with a wild book of seven (four Jokers at 50,
+    three 2s at 20: 260) and a clean book of sevens (7 x 5 = 35) scores, after going out, 1500 + 500 for the
+    books and then either every melded card (plus_cards: 295) or the cards outside the wild book (in_all: 35)."""
+    from cardspec.engine.components.book_melding import WILD, BookMelding
+
+    for reading, cards in (("plus_cards", 295), ("in_all", 35)):
+        g = Game.from_system("hand-and-foot", {"wild_books": "allowed", "wild_book_value": reading})
+        st = g.new_initial_state(0)
+        comp = next(p for p in g.phases if isinstance(p, BookMelding))
+        d = g.deck
+        jokers = [c for c in range(d.size) if d.rank_of[c] < 0][:4]
+        twos = [c for c in range(d.size) if d.rank_of[c] >= 0 and d.ranks[d.rank_of[c]] == "2"][:3]
+        sevens = [c for c in range(d.size) if d.rank_of[c] >= 0 and d.ranks[d.rank_of[c]] == "7"][:7]
+        seven_rank = comp.meld_rank[sevens[0]]
+        melds = ((0, 0, WILD, tuple(jokers + twos)), (0, 0, seven_rank, tuple(sevens)))
+        st.cstate[comp.index].melds = melds  # type: ignore[union-attr]
+        facts = g.scoring.hand_facts(st)[0]
+        assert facts["wild_books"] == 1 and facts["clean_books"] == 1
+        assert facts["melded"] == 295 and facts["melded_plain"] == 35
+        facts = {**facts, "ended_by": "went_out", "held": 0, "went_out": True}
+        table = {t.id: t for t in g.scoring.tables}
+        assert table["books"].evaluate(facts) == 1500 + 500
+        assert table["cards"].evaluate(facts) == cards

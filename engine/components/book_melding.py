@@ -62,7 +62,9 @@ the same class is legal too and does the same (the record keeps the cards
 named). Discards are listed one per face.
 
 Facts per scoring entity: ``clean_books``, ``dirty_books``, ``wild_books``,
-``melded`` (the values of the side's melded cards), ``held`` (the cards left
+``melded`` (the values of the side's melded cards), ``melded_plain`` (the same
+without the cards of wild books: a reading where a wild book is worth its bonus in
+all), ``held`` (the cards left
 in its players' hands and reserves, each at the absolute value of its card:
 the threes are "only negative"), ``went_out`` and ``ended_by``.
 """
@@ -830,7 +832,7 @@ class BookMelding(CheckingDoer):
                 **({"answer": bs.answer} if bs.answer else {})}
 
     def fact_names(self) -> list[str]:
-        return ["clean_books", "dirty_books", "wild_books", "melded", "held", "went_out", "ended_by"]
+        return ["clean_books", "dirty_books", "wild_books", "melded", "melded_plain", "held", "went_out", "ended_by"]
 
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
         bs = self._bs(st)
@@ -842,8 +844,10 @@ class BookMelding(CheckingDoer):
         deck = st.game.deck
         held = sum(self.penalty[c] for s in seats
                    for c in deck.cards_of(st.hands[s] | self.reserve_of(st, s)))
+        mine = [m for m in bs.melds if m[0] in sides]
         return {"clean_books": clean, "dirty_books": dirty, "wild_books": wild,
-                "melded": sum(self.value[c] for m in bs.melds if m[0] in sides for c in m[3]),
+                "melded": sum(self.value[c] for m in mine for c in m[3]),
+                "melded_plain": sum(self.value[c] for m in mine if self.book_kind(m) != "wild" for c in m[3]),
                 "held": held, "went_out": bs.out_seat in seats, "ended_by": bs.ended_by or "exhausted"}
 
     def result_fields(self, st: State) -> dict[str, Any]:
@@ -879,7 +883,7 @@ class BookMelding(CheckingDoer):
         facts = (Fact("clean_books", tuple(range(self.max_books() + 1))),
                  Fact("dirty_books", tuple(range(self.max_books() + 1))),
                  Fact("wild_books", tuple(range(self.max_books() + 1 if self.wild_sets else 1))),
-                 Fact("melded", tuple(range(pos + 1))),
+                 Fact("melded", tuple(range(pos + 1))), Fact("melded_plain", tuple(range(pos + 1))),
                  Fact("held", tuple(range(sum(self.penalty) + 1))),
                  Fact("went_out", BOOL), Fact("ended_by", ("went_out", "exhausted")))
         if self.exhausted == "reshuffle" and self.reshuffles < 0:
