@@ -673,6 +673,22 @@ def test_closed_books_readings() -> None:
             assert len(sets(st)[0]["cards"]) == 7
 
 
+def test_second_set_without_teams_readings() -> None:
+    """Register second-set-without-teams: "You are allowed to have more than one set (or book, even) of a given
+    number." (a team "difference"). Alone, with three jacks on the table and five more in hand: ``allowed``
+    starts a second set of jacks; ``teams_only`` refuses it (the jacks go onto the first set)."""
+    for reading in ("allowed", "teams_only"):
+        st = laid_out_with(game(second_set=reading), ["JS", "JC", "JD", "JC", "JH"], stock_top=["JD", "5S"])
+        if reading == "allowed":
+            do(st, "meld J J J")
+            assert len(sets(st)) == 3
+        else:
+            assert find(st, "meld J J J") is None
+            refused(st, "meld J J J", "more than one set (or book, even) of a given number")
+            do(st, "add 1 J")
+            assert len(sets(st)) == 2 and len(sets(st)[0]["cards"]) == 4
+
+
 def test_more_than_one_set_of_a_number_is_allowed() -> None:
     """"You are allowed to have more than one set (or book, even) of a given number." """
     st = laid_out_with(game(), ["JS", "JC", "JD", "JC", "JH"], stock_top=["JD", "5S"])

@@ -29,7 +29,8 @@ A turn, in stages:
   any turn); the partner answers ``yes`` or ``no``. With ``ask.answer: binding``
   a no forbids going out this turn; with ``advisory`` it binds nothing.
 
-Sets: cards of one rank (``unmeldable`` ranks never), with wild cards (the
+Sets: cards of one rank (``unmeldable`` ranks never; with ``sets.per_rank: one``
+at most one set of a rank for each side), with wild cards (the
 ``wild.ranks`` and, with ``wild.jokers``, the jokers) at most ``wild_ratio[0]``
 for every ``wild_ratio[1]`` natural cards. A set of ``book_size`` or more is a
 book: clean without a wild, dirty with one. With ``clean_closed: closed`` no
@@ -154,6 +155,11 @@ class BookMelding(CheckingDoer):
         self.unmeldable_names: tuple[str, ...] = tuple(s["unmeldable"])
         self.ratio: tuple[int, int] = (s["wild_ratio"][0], s["wild_ratio"][1])
         self.wild_sets: bool = s["wild_books"] == "allowed"
+        self.one_per_rank: bool = s.get("per_rank", "any") == "one"
+        """``sets.per_rank: one``: a side holds at most one set of each rank (a second is not started)."""
+        if s.get("per_rank", "any") not in ("any", "one"):
+            raise SpecError("sets.per_rank must be any or one", file, key=f"{key}.sets.per_rank")
+        self.per_rank_source = Source(**s["per_rank_source"]) if "per_rank_source" in s else Source(**s["source"])
         self.sets_source = Source(**s["source"])
         self.ratio_source = Source(**s["wild_ratio_source"])
         self.unmeldable_source = Source(**s["unmeldable_source"])
@@ -357,6 +363,15 @@ class BookMelding(CheckingDoer):
             out.setdefault(self.cls[c], []).append(c)
         return out
 
+    def _rank_taken(self, st: State, seat: int, cards: tuple[Card, ...]) -> bool:
+        """With ``sets.per_rank: one``, whether the seat's side already holds a set of the rank ``cards``
+        would start."""
+        if not self.one_per_rank:
+            return False
+        rank = self.new_set_rank(cards)
+        side = st.game.entity_of[seat]
+        return rank is not None and any(m[0] == side and m[2] == rank for m in self._bs(st).melds)
+
     def _new_sets(self, hand: int) -> list[tuple[Card, ...]]:
         """One new set per class of equivalent sets the hand can start."""
         reps = self._reps(hand)
@@ -492,7 +507,8 @@ class BookMelding(CheckingDoer):
             if self.ask_on and self.partnered and not bs.asked and self.could_be_done(st, seat):
                 out.append(self._ask)
         if self.can_meld(st, seat) and not self._barred_out(st, seat, self.min_size):
-            out += [codec.encode("meld", cards=cs) for cs in self._new_sets(hand)]
+            out += [codec.encode("meld", cards=cs) for cs in self._new_sets(hand)
+                    if not self._rank_taken(st, seat, cs)]
         if not self._barred_out(st, seat, 1):
             reps = self._reps(hand)
             for i, m in enumerate(bs.melds):
@@ -557,6 +573,8 @@ class BookMelding(CheckingDoer):
             if self.new_set_rank(cards) is None:
                 return (f"a new set is {self.min_size} cards of one rank (no threes), at most one wild card for "
                         f"every {self.ratio[1]} natural cards", self.sets_source)
+            if self._rank_taken(st, seat, cards):
+                return "a side holds one set of each rank: add to it instead", self.per_rank_source
             if self._barred_out(st, seat, len(cards)):
                 return self._why_barred(st, seat, len(cards))
             return None
