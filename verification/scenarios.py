@@ -90,7 +90,7 @@ def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300,
         a, b = gd.new_initial_state(seed), go.new_initial_state(seed)
         if gd.num_players != go.num_players:
             return None
-        while not a.is_terminal() and not b.is_terminal():
+        while not a.is_terminal() and not b.is_terminal() and spent < max_actions:
             la, lb = a.legal_actions(), b.legal_actions()
             # compared by name: the two readings' games may number their actions differently
             na, nb = [gd.action_name(x) for x in la], [go.action_name(x) for x in lb]
@@ -127,11 +127,18 @@ class Materiality:
     match_share: float
 
 
+MATERIALITY_ACTIONS = 100_000
+"""A materiality match or first hand stops after this many actions: one that has not ended by then counts
+as unfinished (a reading under which play may go on for ever must not stall the documents)."""
+
+
 def _first_hand(game: Game, seed: int) -> Any:
     st = game.new_initial_state(seed)
     bot = BOTS["rule"](random.Random(f"materiality/{seed}"))
-    while not st.hand_results and not st.is_terminal():
+    while not st.hand_results and not st.is_terminal() and len(st.history) < MATERIALITY_ACTIONS:
         st.apply(bot(st, st.legal_actions()))
+    if not st.hand_results:
+        return "unfinished"
     r = st.hand_results[0]
     return (r.get("trick_winners"), r.get("scores"), r.get("thrown_in"))
 
@@ -139,9 +146,9 @@ def _first_hand(game: Game, seed: int) -> Any:
 def _match(game: Game, seed: int) -> Any:
     st = game.new_initial_state(seed)
     bot = BOTS["rule"](random.Random(f"materiality/{seed}"))
-    while not st.is_terminal():
+    while not st.is_terminal() and len(st.history) < MATERIALITY_ACTIONS:
         st.apply(bot(st, st.legal_actions()))
-    return st.winners
+    return st.winners if st.is_terminal() else "unfinished"
 
 
 def materiality(spec: Spec, amb: Ambiguity, reading: str, deals: int, matches: int) -> Materiality:
