@@ -2,10 +2,11 @@
 
 For each system: start matches from seeds, and count complete hands (deals)
 and the actions taken, choosing uniformly among ``legal_actions()`` and calling
-``apply``. Several runs; prints min / median / max of each. Pin to one core
-with ``taskset -c 0``.
+``apply``. Several runs; prints min / median / max of each, and each system's
+cost per action beside Euchre's (goal: within 2x). Every bundled system by
+default. Pin to one core with ``taskset -c 0``.
 
-    python benchmarks/throughput.py [--seconds 2] [--runs 5] [--json]
+    python benchmarks/throughput.py [--seconds 2] [--runs 5] [--json] [SYSTEM ...]
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import statistics
 import time
 
 from cardspec.engine.game import Game
+from cardspec.engine.spec import available
 
-SYSTEMS = ("euchre", "bird-dog-11", "riding-the-bus", "bid-euchre", "bird-dog-2p", "the-card-game", "hand-and-foot")
+PER_ACTION_GOAL = 2.0
+"""Goal: every system's cost per action within this factor of Euchre's."""
 HANDS_PER_MATCH = 50
 """A match is cut after this many hands: uniform random play need not end a match (Bid Euchre's totals sink
 for ever), only its hands; the figure is hands per second either way."""
@@ -55,7 +58,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--json", action="store_true")
-    p.add_argument("systems", nargs="*", default=list(SYSTEMS))
+    p.add_argument("systems", nargs="*", default=list(available()))
     args = p.parse_args()
     out = {}
     for sid in args.systems:
@@ -69,6 +72,15 @@ def main() -> None:
             h, a = out[sid]["step_api_hands_per_s"], out[sid]["step_api_actions_per_s"]
             print(f"{sid:<16} through the step API: hands/s min {h['min']}, median {h['median']}, max {h['max']}; "
                   f"actions/s min {a['min']}, median {a['median']}, max {a['max']}")
+    base = out.get("euchre", {}).get("step_api_actions_per_s", {}).get("median")
+    if base:
+        for sid, row in out.items():  # cost per action relative to Euchre's: actions/s of Euchre over this one's
+            row["cost_per_action_vs_euchre"] = round(base / row["step_api_actions_per_s"]["median"], 2)
+            if not args.json:
+                ratio = row["cost_per_action_vs_euchre"]
+                print(f"{sid:<16} cost per action {1e6 / row['step_api_actions_per_s']['median']:6.1f} us, "
+                      f"{ratio:.2f}x Euchre's (goal at most {PER_ACTION_GOAL:.1f}x: "
+                      f"{'met' if ratio <= PER_ACTION_GOAL else 'NOT met'})")
     if args.json:
         print(json.dumps(out))
 

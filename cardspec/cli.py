@@ -24,6 +24,7 @@ from .engine.invariants import checked_match
 from .engine.loader import spec_dir
 from .engine.options import key_of, parse_value
 from .engine.spec import Spec, available, load, named_only
+from .parallel import BACKENDS, check_backend, ordered
 
 
 class UsageError(CardspecError):
@@ -108,14 +109,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _warn(game)
     if args.n < 1 or args.n > 1_000_000:
         raise UsageError("-n must be between 1 and 1000000")
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    check_backend(args.backend, args.workers)
     t0 = time.perf_counter()
     try:
         with _progress(sys.stderr.isatty() and not args.json) as prog:
             task = prog.add_task(f"simulating {spec.id}", total=args.n)
             totals = simulate.run(game, args.system, args.seed, args.n, args.bot, args.records, args.workers,
-                                  advance=lambda: prog.advance(task))
+                                  advance=lambda: prog.advance(task), backend=args.backend,
+                                  address=args.ray_address)
     except OSError as exc:
         if args.records and exc.filename == args.records:
             raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
@@ -132,7 +133,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             f"thrown-in hands {totals.thrown}",
             "  win share by seat: "
             + ", ".join(f"{k}: {v:.3f}" for k, v in stats["win_share_by_seat"].items()),
-            f"  {secs:.2f} s" + (f" in {args.workers} worker processes" if args.workers > 1 else "")
+            f"  {secs:.2f} s" + (f" on Ray, {args.workers} tasks at a time" if args.backend == "ray" else
+                                 f" in {args.workers} worker processes" if args.workers > 1 else "")
             + (f"; records in {args.records}" if args.records else "")]
     _emit(args, stats, "\n".join(text))
     return 0
@@ -189,25 +191,17 @@ def check_one(sid: str, opts: dict[str, Any], n: int, bot: str) -> dict[str, Any
             "status": "ok" if not bad else "FAIL", "seconds": round(time.perf_counter() - t0, 2)}
 
 
-def check_rows(systems: Sequence[str], n: int, bot: str, jobs: int = 1) -> Iterator[dict[str, Any]]:
+def check_rows(systems: Sequence[str], n: int, bot: str, jobs: int = 1, backend: str = "process",
+               address: str | None = None) -> Iterator[dict[str, Any]]:
     """Validate each spec and play ``n`` checked matches per option set, in order.
 
-    With ``jobs`` > 1 the option sets run in that many processes; the rows (and
+    With ``jobs`` > 1 (or on Ray) the option sets run in that many workers; the rows (and
     every match in them) are the same, in the same order: each match depends only
     on its system, options and seed.
     """
-    work = [(sid, opts, spec.check_matches(opts, n)) for sid in systems
-            for spec in (load(sid),) for opts in spec.option_sets()]
-    if jobs <= 1 or len(work) < 2:
-        for sid, opts, k in work:
-            yield check_one(sid, opts, k, bot)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(check_one, sid, opts, k, bot) for sid, opts, k in work]
-        for f in futures:
-            yield f.result()
+    work = ((sid, opts, spec.check_matches(opts, n), bot) for sid in systems
+            for spec in (load(sid),) for opts in spec.option_sets())
+    yield from ordered(check_one, work, jobs, backend, address)
 
 
 FLAGGED = ("flagged: z3 shows the property can fail, and the ambiguity register accounts for it (a reading "
@@ -248,6 +242,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("-n must be between 1 and 100000")
     if not 1 <= args.jobs <= 64:
         raise UsageError("-j must be between 1 and 64")
+    check_backend(args.backend, args.jobs)
     systems = args.systems or list(available())
     for s in systems:
         load(s)
@@ -261,7 +256,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for sid in systems:
             spec = load(sid)
             bar.update(task, description=f"{sid}: matches")
-            mine = list(check_rows([sid], args.n, args.bot, args.jobs))
+            mine = list(check_rows([sid], args.n, args.bot, args.jobs, args.backend, args.ray_address))
             rows += mine
             if args.verbose and not args.json:
                 table = Table(title=f"{sid}: {args.n} checked matches per option set", expand=False)
@@ -337,14 +332,33 @@ def _citation_line(cited: dict[str, Any]) -> str:
     return f"{cited['checked']} citations checked, {len(cited['problems'])} wrong"
 
 
-def verify_rows(systems: Sequence[str], timeout_ms: int) -> list[dict[str, Any]]:
-    """Every verification finding of the given systems (ids or spec paths), as JSON objects."""
-    from .verification.report import verify
+def verify_part(sid: str, indices: list[int], timeout_ms: int) -> list[list[dict[str, Any]]]:
+    """The findings of some option sets of one system (one unit of work for ``verify -j``), per set."""
+    from .verification.report import verify_sets
 
-    rows: list[dict[str, Any]] = []
-    for sid in systems:
-        rows.extend(f.as_json() for f in verify(load(sid), timeout_ms))
-    return rows
+    return [[f.as_json() for f in part] for part in verify_sets(load(sid), indices, timeout_ms)]
+
+
+def verify_rows(systems: Sequence[str], timeout_ms: int, workers: int = 1, backend: str = "process",
+                address: str | None = None) -> list[dict[str, Any]]:
+    """Every verification finding of the given systems (ids or spec paths), as JSON objects, in the order of
+    ``systems`` and of their option sets. With several workers, each runs the option sets of one system that
+    share a deal (:func:`~cardspec.verification.report.deal_groups`), the largest groups first; the findings
+    are the same but for their times."""
+    from .verification.report import deal_groups, verify
+
+    specs = [load(sid) for sid in systems]  # a bad spec is reported before any work starts
+    if workers == 1 and backend == "process":
+        return [f.as_json() for spec in specs for f in verify(spec, timeout_ms)]
+    work = sorted(((len(idx), k, idx) for k, spec in enumerate(specs) for idx in deal_groups(spec)),
+                  key=lambda w: (-w[0], w[1], w[2][0]))
+    done: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    parts = ordered(verify_part, ((systems[k], idx, timeout_ms) for _, k, idx in work), workers, backend,
+                    address, in_flight=1)
+    for (_, k, idx), found in zip(work, parts, strict=True):
+        for i, rows in zip(idx, found, strict=True):
+            done[(k, i)] = rows
+    return [r for key in sorted(done) for r in done[key]]
 
 
 def print_verify(rows: list[dict[str, Any]]) -> None:
@@ -365,32 +379,35 @@ def print_verify(rows: list[dict[str, Any]]) -> None:
     Console().print(table)  # fits the terminal (80 columns when output is not a terminal)
 
 
-def materiality_rows(systems: Sequence[str], n: int, matches: int) -> list[dict[str, Any]]:
-    """For each ambiguity and each non-decided reading: the share of deals and matches that change."""
+def materiality_one(sid: str, entry: str, reading: str, n: int, matches: int) -> dict[str, Any]:
+    """How much one reading of one register entry changes play (one unit of work for ``--workers``)."""
     from .verification.scenarios import materiality
 
-    rows = []
-    for sid in systems:
-        spec = load(sid)
-        for a in spec.ambiguities:
-            for reading in a.readings:
-                if reading == a.decision:
-                    continue
-                m = materiality(spec, a, reading, n, matches)
-                rows.append({"system": spec.id, "ambiguity": a.id, "decision": a.decision, "reading": reading,
-                             "deals": m.deals, "deal_share": m.deal_share, "matches": m.matches,
-                             "match_share": m.match_share})
-    return rows
+    spec = load(sid)
+    a = next(x for x in spec.ambiguities if x.id == entry)
+    m = materiality(spec, a, reading, n, matches)
+    return {"system": spec.id, "ambiguity": a.id, "decision": a.decision, "reading": reading,
+            "deals": m.deals, "deal_share": m.deal_share, "matches": m.matches, "match_share": m.match_share}
+
+
+def materiality_rows(systems: Sequence[str], n: int, matches: int, workers: int = 1, backend: str = "process",
+                     address: str | None = None) -> list[dict[str, Any]]:
+    """For each ambiguity and each non-decided reading: the share of deals and matches that change; the rows
+    do not depend on the workers."""
+    work = [(sid, a.id, reading, n, matches) for sid in systems for a in load(sid).ambiguities
+            for reading in a.readings if reading != a.decision]
+    return list(ordered(materiality_one, work, workers, backend, address))
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     systems = args.systems or list(available())
     if not 1 <= args.timeout_ms <= 3_600_000:
         raise UsageError(f"--timeout-ms must be 1..3600000, got {args.timeout_ms}")
+    check_backend(args.backend, args.jobs)
     if args.materiality:
         if args.n < 1 or args.n > 100_000:
             raise UsageError("-n must be between 1 and 100000")
-        rows = materiality_rows(systems, args.n, max(1, args.n // 5))
+        rows = materiality_rows(systems, args.n, max(1, args.n // 5), args.jobs, args.backend, args.ray_address)
         if args.json:
             print(json.dumps(rows, indent=1))
         else:
@@ -400,7 +417,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                       f"match winners changed {r['match_share']:6.1%} of {r['matches']}")
         return 0
     t0 = time.perf_counter()
-    rows = verify_rows(systems, args.timeout_ms)
+    rows = verify_rows(systems, args.timeout_ms, args.jobs, args.backend, args.ray_address)
     cited = citation_problems(systems, args.sources)
     for sid in systems:
         spec = load(sid)
@@ -495,8 +512,9 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--records", metavar="FILE", help="stream one JSON record per match to FILE (JSON Lines), "
                             "in match order; gzip-compressed when FILE ends in .gz")
             sp.add_argument("--workers", type=int, default=1, metavar="N",
-                            help="play the matches in N processes (default 1); the records and statistics "
-                                 "do not depend on it")
+                            help="play the matches in N processes, or N Ray tasks at a time (default 1); the "
+                                 "records and statistics do not depend on it")
+            _backend_args(sp)
         else:
             sp.add_argument("--seat", type=int, default=0)
         sp.set_defaults(func=func)
@@ -521,8 +539,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("check", "validate every spec and play checked matches under every option set")
     sp.add_argument("systems", nargs="*")
     sp.add_argument("-n", type=int, default=20, help="matches per option set (default 20)")
-    sp.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                    help="processes for the matches (default: one per core); the results do not depend on it")
+    sp.add_argument("-j", "--jobs", "--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                    help="workers for the matches (default: one per core); the results do not depend on it")
+    _backend_args(sp)
     sp.add_argument("--bot", choices=[*sorted(BOTS), "mixed"], default="mixed")
     sp.add_argument("--no-verify", action="store_true", help="skip the z3 verification")
     sp.add_argument("-v", "--verbose", action="store_true",
@@ -536,6 +555,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--materiality", action="store_true",
                     help="instead: play -n deals (and n/5 matches) under each reading of each ambiguity")
     sp.add_argument("-n", type=int, default=200, help="deals per reading for --materiality")
+    sp.add_argument("-j", "--jobs", "--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                    help="workers for the proofs (one system each) and for --materiality (one reading each); "
+                         "default: one per core; the findings do not depend on it")
+    _backend_args(sp)
     sp.add_argument("--sources", metavar="DIR", help="the source texts the citations quote (default: "
                     "CARDSPEC_SOURCES, else ../shared/sources)")
     sp.set_defaults(func=cmd_verify)
@@ -549,6 +572,14 @@ def build_parser() -> argparse.ArgumentParser:
                          "the documents do not depend on it")
     sp.set_defaults(func=cmd_docs)
     return p
+
+
+def _backend_args(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--backend", choices=BACKENDS, default="process",
+                    help="process: local worker processes (default); ray: Ray tasks (pip install 'cardspec[ray]')")
+    sp.add_argument("--ray-address", metavar="ADDRESS", default=None,
+                    help="with --backend ray: the cluster to join (default: RAY_ADDRESS, else a local Ray "
+                         "instance started for the run)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

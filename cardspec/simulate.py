@@ -1,11 +1,12 @@
 """``cardspec simulate``: seeded bot matches, streamed, in one process or split across worker processes.
 
 Match ``i`` (counting from 0) is always played from seed ``first_seed + i`` with the bots seeded from it
-(:func:`play_match`), whichever process plays it. Worker processes play consecutive chunks of matches;
-the parent takes the chunks back in match order, writes their records in that order and adds their
-results to running counters in that order, so the records and the statistics (floating-point sums
-included) are the same bytes whatever the number of workers. At most a few chunks per worker are in
-flight at once, and nothing else is kept: memory stays flat however many matches are played.
+(:func:`play_match`), whichever process plays it. Workers (local processes, or Ray tasks: see
+:mod:`cardspec.parallel`) play consecutive chunks of matches; the parent takes the chunks back in match
+order, writes their records in that order and adds their results to running counters in that order, so
+the records and the statistics (floating-point sums included) are the same bytes whatever the number of
+workers and the backend. At most a few chunks per worker are in flight at once, and nothing else is kept:
+memory stays flat however many matches are played.
 
 Records go to a JSON Lines file as they are produced; a name ending in ``.gz`` is gzip-compressed with
 deterministic bytes (no file name and a zero time stamp in the gzip header).
@@ -14,22 +15,18 @@ deterministic bytes (no file name and a zero time stamp in the gzip header).
 from __future__ import annotations
 
 import gzip
-import multiprocessing
 import random
-import sys
-import threading
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.pool import AsyncResult
 from typing import IO, Any, Protocol
 
 from .engine.bots import BOTS
-from .engine.errors import CardspecError
 from .engine.game import Game
 from .engine.record import dumps, record_of
 from .engine.spec import load
 from .engine.state import State
+from .parallel import ordered
 
 CHUNK = 32
 """Matches a worker plays per task, at most; the output never depends on it."""
@@ -117,52 +114,40 @@ class _OwningGzip(gzip.GzipFile):
             self._raw.close()
 
 
-# --- worker processes ---------------------------------------------------------------------------
-_WORKER: dict[str, Any] = {}
+# --- workers -----------------------------------------------------------------------------------
+_GAMES: dict[tuple[str, str], Game] = {}
+"""The games a worker process has built, by system and options: a worker builds each once."""
 
 
-def _init_worker(system: str, options: dict[str, Any], bot: str, records: bool) -> None:
-    _WORKER.update(game=Game(load(system), options), bot=bot, records=records)
-
-
-def _play_chunk(start: int, stop: int) -> list[MatchResult]:
-    game, bot, records = _WORKER["game"], _WORKER["bot"], _WORKER["records"]
-    try:
-        return [match_result(game, seed, bot, records) for seed in range(start, stop)]
-    except CardspecError as exc:  # as the base class: every subclass comes back to the parent intact
-        raise CardspecError(str(exc)) from None
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    """``fork`` on Linux while this process runs a single thread (fast, and safe then); ``spawn`` otherwise."""
-    if sys.platform.startswith("linux") and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
+def _play_chunk(system: str, options: dict[str, Any], bot: str, records: bool,
+                start: int, stop: int) -> list[MatchResult]:
+    """Matches ``start .. stop-1`` (by seed), in a worker."""
+    key = (system, repr(sorted(options.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = Game(load(system), options)
+    return [match_result(game, seed, bot, records) for seed in range(start, stop)]
 
 
 def results(game: Game, system: str, first_seed: int, n: int, bot: str, records: bool,
-            workers: int = 1) -> Iterator[MatchResult]:
+            workers: int = 1, backend: str = "process", address: str | None = None) -> Iterator[MatchResult]:
     """The results of matches ``0 .. n-1`` (seeds ``first_seed + i``), in match order.
 
-    With ``workers`` above 1 the matches are played by that many processes, each building its own
-    ``Game`` from ``system`` and ``game.options``; the results are the same either way.
+    With ``workers`` above 1, or ``backend="ray"``, the matches are played in chunks by worker processes
+    (:func:`cardspec.parallel.ordered`), each building its own ``Game`` from ``system`` and
+    ``game.options``; the results are the same either way.
     """
     if workers < 1:
         raise ValueError("workers must be at least 1")
-    if workers == 1 or n == 1:
+    if backend == "process" and (workers == 1 or n == 1):
         for i in range(n):
             yield match_result(game, first_seed + i, bot, records)
         return
     chunk = max(1, min(CHUNK, -(-n // (workers * 4))))
-    pending: deque[AsyncResult[list[MatchResult]]] = deque()
-    with _context().Pool(workers, initializer=_init_worker,
-                         initargs=(system, dict(game.options), bot, records)) as pool:
-        for b in _bounds(first_seed, n, chunk):
-            pending.append(pool.apply_async(_play_chunk, b))
-            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
+    opts = dict(game.options)
+    tasks = ((system, opts, bot, records, a, b) for a, b in _bounds(first_seed, n, chunk))
+    for part in ordered(_play_chunk, tasks, workers, backend, address, IN_FLIGHT_PER_WORKER):
+        yield from part
 
 
 def _bounds(first_seed: int, n: int, chunk: int) -> Iterator[tuple[int, int]]:
@@ -171,13 +156,14 @@ def _bounds(first_seed: int, n: int, chunk: int) -> Iterator[tuple[int, int]]:
 
 
 def run(game: Game, system: str, first_seed: int, n: int, bot: str, records_path: str | None,
-        workers: int = 1, advance: Callable[[], None] | None = None) -> Totals:
+        workers: int = 1, advance: Callable[[], None] | None = None, backend: str = "process",
+        address: str | None = None) -> Totals:
     """Play ``n`` matches, stream their records to ``records_path`` (if any) in match order, and return
     the running totals. The file is opened before any match is played."""
     out = open_records(records_path) if records_path else None
     totals = Totals()
     try:
-        for r in results(game, system, first_seed, n, bot, out is not None, workers):
+        for r in results(game, system, first_seed, n, bot, out is not None, workers, backend, address):
             totals.add(r)
             if out is not None and r[4] is not None:
                 out.write(r[4])

@@ -155,6 +155,21 @@ class MatchRules:
                           Source(**iw["source"]) if iw else None, e.get("on_target", "wins"),
                           e.get("extra_hand_among", "all"))
 
+    def reached(self, totals: Sequence[int]) -> list[int]:
+        """The entities whose total has reached the target (at or below it in a countdown)."""
+        down = self.kind == "countdown"
+        return [e for e, v in enumerate(totals) if (v <= self.target if down else v >= self.target)]
+
+    def tied_contenders(self, totals: Sequence[int]) -> tuple[int, ...]:
+        """Who contests an extra hand called at ``totals``: those that reached the target when several
+        reaching it together calls for one (``simultaneous: extra_hand``), else those tied at the best total
+        (of those that reached the target, or of all when none did). Used to take up a mid-match record."""
+        reached = self.reached(totals) or list(range(len(totals)))
+        if self.kind in ("target", "countdown") and self.on_target == "wins" and self.simultaneous == "extra_hand":
+            return tuple(reached)
+        lowest = self.kind == "countdown" or self.winner == "lowest"
+        return tuple(self._best(list(totals), reached, lowest))
+
     def _best(self, totals: list[int], among: list[int], lowest: bool) -> list[int]:
         """The entities of ``among`` with the best total (the lowest or the highest)."""
         best = (min if lowest else max)(totals[e] for e in among)
@@ -227,7 +242,7 @@ class MatchRules:
                 elif self.extra_hand_among == "tied":
                     st.contenders = tuple(top)  # the next extra hand is between those still tied
                 return
-            reached = [e for e, v in enumerate(totals) if (v <= self.target if down else v >= self.target)]
+            reached = self.reached(totals)
             if not reached and self.floor is not None:
                 sunk = [e for e, v in enumerate(totals) if v <= self.floor]
                 if sunk:  # the sunk entities lose; the best of the others (of all, if none is left) wins

@@ -196,13 +196,7 @@ class State:
                 raise RecordError(f"the start's contenders must list two or more entities 0..{len(g.teams) - 1}",
                                   path="start.contenders")
             return tuple(sorted(set(given)))
-        m, t = g.match, self.counters
-        down = m.kind == "countdown"
-        reached = [e for e, v in enumerate(t) if (v <= m.target if down else v >= m.target)] or list(range(len(t)))
-        if m.kind in ("target", "countdown") and m.on_target == "wins" and m.simultaneous == "extra_hand":
-            return tuple(reached)
-        best = (min if down or m.winner == "lowest" else max)(t[e] for e in reached)
-        return tuple(e for e in reached if t[e] == best)
+        return g.match.tied_contenders(self.counters)
 
     # --- chance -----------------------------------------------------------------
     def _seed(self) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cardspec import simulate
+from cardspec import parallel, simulate
 from cardspec.cli import main
 from cardspec.engine.bots import BOTS
 from cardspec.engine.game import Game
@@ -77,7 +77,7 @@ def test_gzip_records_are_the_plain_bytes_and_deterministic(tmp_path: Path,
 def test_bad_workers_is_a_usage_error(value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "euchre", "-n", "2", "--workers", value, "--records", str(tmp_path / "r.jsonl")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--workers must be at least 1" in err and value in err
+    assert err.count("\n") == 1 and "--workers must be between 1 and 1024" in err and value in err
     assert not (tmp_path / "r.jsonl").exists(), "a usage error must not create the record file"
 
 
@@ -92,7 +92,7 @@ def test_spawned_workers_give_the_same_records(tmp_path: Path, capsys: pytest.Ca
 
     one = run(capsys, "bird-dog-11", tmp_path / "one.jsonl")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(simulate, "_context", lambda: multiprocessing.get_context("spawn"))
+        mp.setattr(parallel, "mp_context", lambda: multiprocessing.get_context("spawn"))
         two = run(capsys, "bird-dog-11", tmp_path / "two.jsonl", "--workers", "2")
     assert (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
     assert two == one

@@ -49,9 +49,8 @@ Used by: birdhead ("Players play up to three cards in a trick").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
@@ -164,6 +163,7 @@ class ClimbingTricks(CheckingDoer):
         self.play_base = self.codec.base("play")
         self.rank_of = game.deck.rank_of
         self.num_ranks = len(ranks)
+        self._memo: tuple[int, tuple[tuple[Card, ...], ...], tuple[Action, ...], frozenset[Action]] | None = None
 
     def new_state(self) -> ClimbState:
         return ClimbState()
@@ -273,7 +273,18 @@ class ClimbingTricks(CheckingDoer):
         return self.codec.with_cards(self.play_base, sorted(cards))
 
     def legal(self, st: State) -> list[Action]:
+        """Every legal play, sorted. The list depends only on the hand and the plays of the trick so far, so the
+        last one is kept (``_memo``) for :meth:`is_legal` and for a repeated call on the same position."""
         hand = st.hands[st.cur]
+        plays = self._s(st).plays
+        memo = self._memo
+        if memo is not None and memo[0] == hand and memo[1] == plays:
+            return list(memo[2])
+        out = self._legal(st, hand)
+        self._memo = (hand, plays, tuple(out), frozenset(out))
+        return out
+
+    def _legal(self, st: State, hand: int) -> list[Action]:
         per = self._by_rank(hand)
         cs = self._s(st)
         out: set[Action] = set()
@@ -285,25 +296,44 @@ class ClimbingTricks(CheckingDoer):
             return sorted(out)
         k = len(cs.plays[0])
         target = self.target(st)
-        held = [r for r, cards in enumerate(per) if cards]
-        for combo in combinations_with_replacement(held, k):
-            if any(combo.count(r) > len(per[r]) for r in set(combo)) or not self.at_least(combo, target):
-                continue
+        for combo in self._rising(per, k, target):
             out.add(self._encode([per[r][i] for r in set(combo) for i in range(combo.count(r))]))
         if not out or self.lowest_when == "any_time":
             low = self.lowest(hand, k)
             out.add(self._encode([per[r][i] for r in set(low) for i in range(low.count(r))]))
         return sorted(out)
 
+    def _rising(self, per: list[list[Card]], k: int, target: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Every sorted tuple of ``k`` ranks the hand (``per``: its cards by rank) holds that is equal or higher
+        than ``target`` (:meth:`at_least`), in ascending order. Built rank by rank from each position's lowest
+        allowed rank: a target rank per position (``sorted_pairs``) or the target's top rank for every card."""
+        counts = [len(c) for c in per]
+        lower = target if self.respectively == "sorted_pairs" else (target[-1],) * k
+        top = self.num_ranks
+        combo: list[int] = []
+
+        def grow(i: int, start: int) -> Iterator[tuple[int, ...]]:
+            if i == k:
+                yield tuple(combo)
+                return
+            for r in range(max(start, lower[i]), top):
+                if counts[r]:
+                    counts[r] -= 1
+                    combo.append(r)
+                    yield from grow(i + 1, r)
+                    combo.pop()
+                    counts[r] += 1
+
+        return grow(0, 0)
+
     def _can_beat(self, st: State, hand: int, k: int) -> bool:
         """Whether ``hand`` holds ``k`` cards equal or higher than the cards a follower compares with now."""
-        target = self.target(st)
-        per = self._by_rank(hand)
-        held = [r for r, cards in enumerate(per) if cards]
-        return any(all(combo.count(r) <= len(per[r]) for r in set(combo)) and self.at_least(combo, target)
-                   for combo in combinations_with_replacement(held, k))
+        return next(self._rising(self._by_rank(hand), k, self.target(st)), None) is not None
 
     def is_legal(self, st: State, a: Action) -> bool:
+        memo = self._memo  # an action legal_actions() just listed for this very position: legal at once
+        if memo is not None and a in memo[3] and memo[0] == st.hands[st.cur] and memo[1] == self._s(st).plays:
+            return True
         if self.codec.kind(a) != "play" or not self.codec.valid(a):
             return False
         return self.allowed(st, self.codec.cards(a)) is None
