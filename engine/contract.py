@@ -37,7 +37,8 @@ class Contract:
     """What the bidding of a hand settled."""
 
     trump: int
-    """The trump suit (a suit index), or -1: none (not yet made, or no trump)."""
+    """The trump suit (a suit index), or -1: none (not yet made, or no trump), or -3: a low no-trump hand
+    (:data:`cardspec.engine.ranking.LOW_NO_TRUMP`: no trump, every suit ranked by the ``low`` order)."""
     trump_card: int
     """The card that fixed trump (a turned-up card), or -1."""
     maker: int

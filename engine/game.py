@@ -230,7 +230,8 @@ class Game:
         return Ranking(self.deck, idx(r["plain"], "ranking.plain"), idx(r["trump"], "ranking.trump"),
                        bower_rank, r.get("top_card", "none") == "twin_of_trump_card",
                        r.get("top_card_keeps_suit", True) is not False,
-                       r.get("top_card_on_trump_lead", "wins") == "wins")
+                       r.get("top_card_on_trump_lead", "wins") == "wins",
+                       idx(r["low"], "ranking.low") if r.get("low") is not None else None)
 
     def trick_tables(self, trump: int, trump_card: int) -> TrickTables:
         """Cached ranking tables for a trump context."""

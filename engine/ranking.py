@@ -8,6 +8,13 @@ equal powers, the card played first).
 
 Used by every trick game: Euchre (bowers), Bird Dog (the twin of the trump card
 as a top card that keeps its suit), Bid Euchre (identical cards, first wins).
+
+A ranking may also give a ``low`` order (the clause's ``ranking.low``, rank
+indexes low to high): the order of every suit in a *low* no-trump hand, a
+trump context of its own, :data:`LOW_NO_TRUMP`, which a bidding component
+fixes as the hand's trump (bid-euchre's house rule ``low_no_trump``: 9 high,
+ace low). In that context no card is trump, no jack is a bower, there is no
+top card, and each card follows its own suit and ranks by ``low``.
 """
 
 from __future__ import annotations
@@ -19,6 +26,10 @@ from .cards import Card, Deck
 from .kernels import LED as LED
 from .kernels import TOP as TOP
 from .kernels import TRUMP as TRUMP
+
+LOW_NO_TRUMP = -3
+"""The trump context of a low no-trump hand: no trump, every suit ranked by the ranking's ``low`` order
+(distinct from -1, no trump, and from the action codec's ``NO_TRUMP`` and ``NO_SUIT``)."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,16 @@ class Ranking:
     top_keeps_suit: bool = True  # the top card follows as its printed suit, even if it is also a bower
     top_beats_trump_lead: bool = True
     """Whether the top card wins a trick that trump leads (else, there, it is a card of its own suit)."""
+    low: tuple[int, ...] | None = None
+    """Rank indexes, low to high, of every suit in a low no-trump hand (:data:`LOW_NO_TRUMP`), or None."""
+
+    def _context(self, trump: int) -> tuple[int, tuple[int, ...]]:
+        """The kernels' trump (-1 for either no-trump context) and plain order for a trump context."""
+        if trump != LOW_NO_TRUMP:
+            return trump, self.plain
+        if self.low is None:
+            raise ValueError("this ranking has no 'low' order, so no low no-trump context")
+        return -1, self.low
 
     @property
     def suit_colors(self) -> tuple[int, ...]:
@@ -69,7 +90,7 @@ class Ranking:
                          and d.suit_of[x] >= 0 and d.color_of(x) == d.color_of(c))
 
     def effective_suit(self, c: Card, trump: int) -> int:
-        """The suit a card follows as, under ``trump`` (-1 for no trump).
+        """The suit a card follows as, under ``trump`` (-1 for no trump, :data:`LOW_NO_TRUMP` for low).
 
         >>> d = Deck(("9", "J"), ("C", "D", "H", "S"), ("black", "red", "red", "black"))
         >>> r = Ranking(d, (0, 1), (0,), 1, False)
@@ -79,11 +100,22 @@ class Ranking:
         'C'
         """
         d = self.deck
-        return kernels.effective_suit(d.rank_of[c], d.suit_of[c], trump, self._bower, self.suit_colors)
+        return kernels.effective_suit(d.rank_of[c], d.suit_of[c], self._context(trump)[0], self._bower,
+                                      self.suit_colors)
 
     def card_power(self, c: Card, trump: int, led: int, top: frozenset[Card]) -> int:
-        """How strong a card is in a trick (0: cannot win); see :func:`kernels.card_power`."""
+        """How strong a card is in a trick (0: cannot win); see :func:`kernels.card_power`. Under
+        :data:`LOW_NO_TRUMP` the ``low`` order ranks every suit.
+
+        >>> d = Deck(("9", "A"), ("C", "D", "H", "S"), ("black", "red", "red", "black"))
+        >>> r = Ranking(d, (0, 1), (0, 1), None, False, low=(1, 0))
+        >>> [r.card_power(d.parse(x), -1, 0, frozenset()) for x in ("9C", "AC")]
+        [100, 101]
+        >>> [r.card_power(d.parse(x), LOW_NO_TRUMP, 0, frozenset()) for x in ("9C", "AC")]
+        [101, 100]
+        """
         d = self.deck
+        trump, plain = self._context(trump)
         is_top = c in top
         if is_top and led == trump and not self.top_beats_trump_lead:
             # On a trump lead the top card is a card of its own suit: it cannot win there, unless it
@@ -92,11 +124,12 @@ class Ranking:
                 return 0
             is_top = False
         return kernels.card_power(d.rank_of[c], d.suit_of[c], trump, led, self._bower, self.suit_colors,
-                                  self.plain, self.trump, is_top)
+                                  plain, self.trump, is_top)
 
     def tables(self, trump: int, trump_card: Card) -> TrickTables:
-        """All tables for one trump context."""
+        """All tables for one trump context (a suit, -1: no trump, or :data:`LOW_NO_TRUMP`)."""
         d = self.deck
+        self._context(trump)  # a low context needs a low order
         top = self.twin_of(trump_card) if self.twin_top and trump_card >= 0 else frozenset()
         eff = tuple(d.suit_of[c] if c in top and self.top_keeps_suit else self.effective_suit(c, trump)
                     for c in range(d.size))

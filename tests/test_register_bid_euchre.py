@@ -157,3 +157,188 @@ def test_until_three_pass_in_a_row_the_outbid_player_bids_again() -> None:
         st.apply_name("pass")
     assert st.contract.maker == 1
     assert not any(a.startswith("bid ") for a in st.legal_action_names())
+
+
+# --- shooting-the-moon (a house rule): "If your team’s bid was highest, and you take at least how many you
+# bid, you get 1 point for every trick you took." ------------------------------------------------------------
+# Seat 1 holds the twelve best hearts; seats 2 and 0 hold one 9 of hearts each; nobody else holds a heart.
+MOON_HEARTS = ["JH#1", "JH#2", "JD#1", "JD#2", "AH#1", "AH#2", "KH#1", "KH#2", "QH#1", "QH#2", "10H#1", "10H#2"]
+OTHERS = [f"{r}{s}#{k}" for s in "CDS" for r in ("9", "10", "J", "Q", "K", "A") for k in (1, 2)
+          if f"{r}{s}" != "JD"]  # 34 cards
+
+
+def moon_deal(seat1: list[str], seat2: list[str], seat0: list[str]) -> dict[str, Any]:
+    """Dealer 0; seats 1, 2 and 0 as given, seat 3 the rest of the pack."""
+    taken = set(seat1) | set(seat2) | set(seat0)
+    rest = [c for c in [*MOON_HEARTS, "9H#1", "9H#2", *OTHERS] if c not in taken]
+    return {"dealer": 0, "hands": [seat0, seat1, seat2, rest], "piles": {}}
+
+
+def made_moon_deal() -> dict[str, Any]:
+    return moon_deal(MOON_HEARTS, ["9H#1", *OTHERS[:11]], ["9H#2", *OTHERS[11:22]])
+
+
+def moon_state(options: dict[str, Any], deal: dict[str, Any]) -> tuple[Game, State]:
+    g = Game.from_system(SYSTEM, options)
+    return g, g.new_initial_state(seed=0, deals=[deal])
+
+
+def test_you_get_1_point_for_every_trick_no_moon_bid() -> None:
+    """shoot_the_moon=false (the decision): there is no moon bid; the best bid for seat 1's twelve top hearts
+    is "bid 12 H", and taking all 12 tricks (the partner playing too) scores "1 point for every trick you
+    took": 12, and the other team 0."""
+    g, st = moon_state({"shoot_the_moon": False}, made_moon_deal())
+    assert not any("moon" in n for n in st.legal_action_names())
+    with pytest.raises(InvalidActionError):
+        g.parse_action("bid moon H")
+    act(st, "bid 12 H", "pass", "pass", "pass")
+    assert st.contract.out == 0 and st.current_player() == 1
+    deal = made_moon_deal()
+    s0, s2, s3 = deal["hands"][0], deal["hands"][2], deal["hands"][3]
+    for i, lead in enumerate(MOON_HEARTS):  # seat 1 leads a heart every trick; order 1, 2, 3, 0
+        assert trick(st, lead, s2[i], s3[i], s0[i]) == 1, f"trick {i + 1}"
+    result = st.hand_results[-1]
+    assert result["scores"] == [0, 12]
+    assert entry("shooting-the-moon").decision == "false"
+
+
+def test_shooting_the_moon_alone_for_every_trick_scores_24() -> None:
+    """shoot_the_moon=true (a house rule): seat 1 bids the moon in hearts; nothing outbids it, so the others
+    may only pass; the partner (seat 3) sits out unplayed and passes no card, so each trick has three cards
+    (seats 1, 2, 0). Seat 1 takes all 12 tricks: the moon is made for 24 (not 12), the defenders 0."""
+    a = entry("shooting-the-moon")
+    assert a.house_rule and set(a.readings) == {"false", "true"}
+    g, st = moon_state({"shoot_the_moon": True}, made_moon_deal())
+    assert {"bid moon C", "bid moon H"} <= set(st.legal_action_names())
+    act(st, "bid moon H")
+    assert st.legal_action_names() == ["pass"]  # nothing outbids a moon
+    with pytest.raises(IllegalActionError):
+        st.apply_name("bid 12 S")
+    act(st, "pass", "pass", "pass")
+    assert st.contract.maker == 1 and st.contract.trump == g.deck.suits.index("H")
+    assert st.contract.out == 1 << 3  # the partner sits out
+    assert st.current_player() == 1
+    deal = made_moon_deal()
+    s0, s2 = deal["hands"][0], deal["hands"][2]
+    for i, lead in enumerate(MOON_HEARTS):
+        st.apply_name(f"play {lead}")
+        st.apply_name(f"play {s2[i]}")
+        assert i == 11 or st.current_player() == 0  # seat 3 is skipped
+        if i < 11:
+            assert trick(st, s0[i]) == 1
+        else:
+            st.apply_name(f"play {s0[i]}")
+    result = st.hand_results[-1]
+    assert result["trick_winners"] == [1] * 12
+    assert result["scores"] == [0, 24]
+    assert len(deal["hands"][3]) == 12 and st.hands[3].bit_count() == 12  # seat 3's hand was never played
+
+
+def test_a_moon_bidder_already_alone_is_not_asked_to_go_alone() -> None:
+    """going_alone and shoot_the_moon both on: a moon is played alone already, so its bidder is not asked
+    "alone" (it would change nothing) and leads at once; a number bidder is still asked."""
+    _g, st = moon_state({"shoot_the_moon": True, "going_alone": True}, made_moon_deal())
+    act(st, "bid moon H", "pass", "pass", "pass")
+    assert st.current_player() == 1 and st.contract.out == 1 << 3
+    assert all(n.startswith("play ") for n in st.legal_action_names())
+    _g2, st = moon_state({"shoot_the_moon": True, "going_alone": True}, made_moon_deal())
+    act(st, "bid 12 H", "pass", "pass", "pass")
+    assert st.current_player() == 1 and set(st.legal_action_names()) == {"pass", "alone"}
+
+
+def test_shooting_the_moon_outbids_every_number_bid() -> None:
+    """shoot_the_moon=true: after a bid of 12, the highest number, the next player may still bid the moon."""
+    _g, st = moon_state({"shoot_the_moon": True}, made_moon_deal())
+    act(st, "bid 12 C")
+    names = st.legal_action_names()
+    assert not any(n.startswith("bid 1") for n in names)  # no number outbids 12
+    assert "bid moon S" in names
+
+
+def test_shooting_the_moon_set_loses_24() -> None:
+    """shoot_the_moon=true: seat 1 holds eleven top hearts and the 9 of clubs; it takes eleven tricks, then
+    its 9 of clubs loses the last to seat 2's ace. The moon is set: team 1 loses 24 (not its bid), and team 0
+    scores the one trick it took ("If your team did not have the highest bid, you get 1 point for every
+    trick you took")."""
+    seat1 = [*MOON_HEARTS[:11], "9C#1"]
+    seat2 = ["9H#1", "10H#2", "AC#1", *[c for c in OTHERS if c not in ("9C#1", "AC#1")][:9]]
+    seat0 = ["9H#2", *[c for c in OTHERS if c not in seat1 and c not in seat2][:11]]
+    deal = moon_deal(seat1, seat2, seat0)
+    _g, st = moon_state({"shoot_the_moon": True}, deal)
+    act(st, "bid moon H", "pass", "pass", "pass")
+    # tricks 1 and 2: seat 2 follows hearts (9H#1, then 10H#2); seat 0 follows with 9H#2 once
+    assert trick(st, "JH#1", "9H#1", "9H#2") == 1
+    assert trick(st, "JH#2", "10H#2", seat0[1]) == 1
+    for i in range(2, 11):
+        assert trick(st, seat1[i], seat2[i + 1], seat0[i]) == 1, f"trick {i + 1}"
+    assert trick(st, "9C#1", "AC#1", seat0[11]) == 2
+    result = st.hand_results[-1]
+    assert result["trick_winners"] == [1] * 11 + [2]
+    assert result["scores"] == [1, -24]
+
+
+# --- low-no-trump (a house rule): "For most suits the rising value of cards is as follows 9->10->J->Q->K->A." -----
+def test_rising_value_9_to_a_no_trump_is_ace_high() -> None:
+    """low_no_trump=false (the decision), with no-trump bids: there is no low bid, and a no-trump hand ranks
+    "9->10->J->Q->K->A": in trick 1 seat 1's JH#1 beats the two nines and the ten."""
+    g, st = new_state({"no_trump_bids": True, "low_no_trump": False})
+    assert not any("low" in n for n in st.legal_action_names())
+    with pytest.raises(InvalidActionError):
+        g.parse_action("bid low 6")
+    act(st, "bid 6 NT", "pass", "pass", "pass")
+    assert trick(st, *PLAN[0][1]) == 1
+    assert entry("low-no-trump").decision == "false"
+
+
+def test_rising_value_reversed_in_a_low_no_trump_hand() -> None:
+    """low_no_trump=true (a house rule, with no-trump bids): seat 1 bids low 6 and leads; every suit runs
+    9 high down to the ace, with no trumps and no bowers. Trick 1 (JH#1, 9H#1, 9H#2, 10H#1): the first nine
+    laid, seat 2's 9H#1, wins (not seat 1's jack). Trick 2, led by seat 2 (QH#1, JH#2, QH#2, 10H#2): the ten,
+    seat 1's, is highest."""
+    a = entry("low-no-trump")
+    assert a.house_rule and a.with_options == {"no_trump_bids": True} and a.only_with
+    g, st = new_state({"no_trump_bids": True, "low_no_trump": True})
+    names = st.legal_action_names()
+    assert {"bid low 1", "bid low 6", "bid low 12", "bid 6 NT"} <= set(names)
+    act(st, "bid low 6", "pass", "pass", "pass")
+    assert st.contract.maker == 1 and st.contract.trump < 0 and st.current_player() == 1
+    assert trick(st, "JH#1", "9H#1", "9H#2", "10H#1") == 2
+    assert trick(st, "QH#1", "JH#2", "QH#2", "10H#2") == 1
+    assert g.phases[0].result_fields(st)["contract"] == {"seat": 1, "bid": 6, "suit": "NT"}
+
+
+def test_low_bid_outbids_as_a_no_trump_bid_of_that_number() -> None:
+    """low_no_trump=true: "bid higher (i.e. say a higher number of tricks ...)": after bid 6 NT a low bid must
+    name more tricks (low 7), and after low 6 a no-trump bid of 6 does not outbid it."""
+    _g, st = new_state({"no_trump_bids": True, "low_no_trump": True})
+    act(st, "bid 6 NT")
+    names = set(st.legal_action_names())
+    assert "bid low 7" in names and "bid low 6" not in names
+    _g, st = new_state({"no_trump_bids": True, "low_no_trump": True})
+    act(st, "bid low 6")
+    names = set(st.legal_action_names())
+    assert "bid 6 NT" not in names and "bid 7 NT" in names
+
+
+def test_low_no_trump_only_with_no_trump_bids() -> None:
+    """The low reading is played only with no-trump bids (the option requires no_trump_bids=true)."""
+    with pytest.raises(Exception, match="no_trump_bids"):
+        Game.from_system(SYSTEM, {"low_no_trump": True})
+
+
+def test_low_no_trump_ranking_is_modelled_by_the_verifier() -> None:
+    """The z3 ranking model knows the low order: the engine's low tables agree with it, and engine tables that
+    ignored the low order (ranking low no-trump hands ace high) would be reported as a counterexample."""
+    import dataclasses
+
+    from cardspec.verification import ranking as vr
+
+    opts = {"no_trump_bids": True, "low_no_trump": True}
+    assert vr.engine_agrees(Game.from_system(SYSTEM, opts)) == (True, None)
+    broken = Game.from_system(SYSTEM, opts)
+    assert broken.ranking is not None
+    broken.ranking = dataclasses.replace(broken.ranking, low=broken.ranking.plain)
+    model = Game.from_system(SYSTEM, opts)
+    model.trick_tables = broken.trick_tables  # type: ignore[method-assign]
+    ok, witness = vr.engine_agrees(model)
+    assert not ok and witness is not None and witness["trump"] == "low"

@@ -445,7 +445,8 @@ def test_the_bid_sets_the_line_between_made_and_set() -> None:
 def test_contract_facts() -> None:
     """The auction's facts for an entity: the team holding the contract has it `made` (its tricks reach
     the bid) or `set`, with its bid; the other team has `none` and 0. Read after 11 tricks: team 1 has
-    7 tricks in the "made" hand and 4 in the "set" one."""
+    7 tricks in the "made" hand and 4 in the "set" one. No moon was bid, so `moon` is `none` for both (the
+    fact exists under every option, as the scoring table reads it)."""
     for plan, state in ((PLAN_MADE, "made"), (PLAN_SET, "set")):
         g, st = new_state(plan)
         act(st, "bid 6 H", "pass", "pass", "pass")
@@ -453,8 +454,10 @@ def test_contract_facts() -> None:
             trick(st, *cards)
         comp = auction(g)
         # the bidder (seat 1) made trump for its team; someone made it, so trump_made holds for both
-        assert comp.hand_facts(st, (1, 3)) == {"maker": True, "trump_made": True, "contract": state, "bid": 6}
-        assert comp.hand_facts(st, (0, 2)) == {"maker": False, "trump_made": True, "contract": "none", "bid": 0}
+        assert comp.hand_facts(st, (1, 3)) == {"maker": True, "trump_made": True, "contract": state, "bid": 6,
+                                                 "moon": "none"}
+        assert comp.hand_facts(st, (0, 2)) == {"maker": False, "trump_made": True, "contract": "none", "bid": 0,
+                                                 "moon": "none"}
         facts = g.scoring.hand_facts(st)
         assert facts[1]["maker"] is True and facts[0]["maker"] is False
     assert g.scoring.facts["contract"] == ("none", "made", "set")

@@ -1158,6 +1158,26 @@ def test_ask_when_readings() -> None:
         assert ("ask" in st.legal_action_names()) == (reading == "any_turn")
 
 
+def test_a_binding_no_never_leaves_the_player_without_a_move() -> None:
+    """ask_when=any_turn with a binding answer: a player holding one card may not ask (a no would bar both
+    keeping and giving up the last card). Play that asks and answers no whenever it can, melding and adding
+    often, always has a legal move until the match ends (before this rule, most such matches got stuck)."""
+    g = game(teams=True, ask_when="any_turn", partner_answer="binding")
+    for seed in range(6):
+        rng = random.Random(seed)
+        st = g.new_initial_state(seed)
+        for _ in range(20_000):
+            if st.is_terminal():
+                break
+            legal = st.legal_actions()
+            assert legal, f"seed {seed}: no legal move for seat {st.cur} after {len(st.history)} actions"
+            eager = [a for a in legal if g.action_name(a).startswith(("ask", "no", "meld", "add"))]
+            st.apply(rng.choice(eager) if eager and rng.random() < 0.7 else rng.choice(legal))
+            if st.history[-1][1] == g.parse_action("ask"):
+                assert st.hands[st.history[-1][0]].bit_count() >= 2
+        assert st.is_terminal(), f"seed {seed}: unfinished"
+
+
 def test_teams_need_two_sides() -> None:
     """"You need an even number of players for teams, obviously": two players make one side, no game."""
     from cardspec.engine.errors import SpecError

@@ -344,3 +344,91 @@ def test_taking_several_spec_checks() -> None:
         _bus_taking("all", "exchange_hand")
     with pytest.raises(SpecError, match="must equal the hand size"):
         _bus_taking(2, "exchange_hand")
+
+
+# --- jokers-wild and laying-down-early: the general parameters (melding.jokers, melding.lay_down) ----------
+
+
+@pytest.mark.parametrize("options", [{"jokers": "wild"}, {"lay_down": "early"}, {"buying": "one"},
+                                     {"lay_down": "early", "jokers": "wild", "lay_off": "table", "buying": "one"}])
+def test_jokers_and_laying_down_move_cards_as_declared(options: dict[str, Any], hand_ends: Ends) -> None:  # noqa: F811
+    """Random play under the house readings moves every card as the component declares (laying down a meld
+    and adding a card to one's own meld are declared transfers from the hand to the melds; a buy takes the top
+    discard and the penalty card from the pickup pile)."""
+    seen: Counter[tuple[str, ...]] = Counter()
+    g = card_game(**options)
+    for seed in range(3):
+        play_checked(g, seed, hand_ends, seen, 600)
+    if "lay_down" in options:
+        assert any("lay down a meld" in made for made in seen)
+    if "buying" in options:
+        assert any("buy the top discard" in made and "buy: the penalty card" in made for made in seen)
+
+
+def test_a_joker_lays_off_at_the_tally_under_table() -> None:
+    """jokers=wild with lay_off=table: a joker is a wild card for laying off too. Round 2 (fours wild): with
+    7H 8H 9H laid, a hand JK#1 10H KC lays off the joker and the 10H (7H..10H and a wild) and counts the KC,
+    10 points; without the meld on the table, JK#1 10H is no meld of three: 50 + 10 + 10."""
+    g = card_game(jokers="wild", lay_off="table")
+    assert tally(g, 2, ["JK#1", "10H", "KC"], [["7H", "8H", "9H"]]) == 10
+    assert tally(g, 2, ["JK#1", "10H", "KC"]) == 70
+
+
+def lay_state(options: dict[str, Any], hand: Sequence[str], drawn: str, from_discard: bool = False) -> Any:
+    """Round 1 (threes wild), dealer 0: seat 1 holds ``hand`` and draws ``drawn`` (the pickup pile's top card,
+    or the turned card with ``from_discard``)."""
+    others = [c for c in ["2C", "5D", "9S", "4C", "6H", "JS"] if c not in (*hand, drawn)]
+    hands = [others[:3], list(hand), others[3:6]]
+    st = state([deal(hands, drawn if from_discard else "KS", [] if from_discard else [drawn])], options)
+    st.apply_name("draw discard" if from_discard else "draw stock")
+    return st
+
+
+def test_laying_down_keeps_a_card_to_discard() -> None:
+    """lay_down=early: a meld may leave one card only when discarding it may go out. Seat 1 holds 7H 8H 9H and
+    draws the KC: laying the run leaves the KC, the discard that goes out; so the meld is offered. In the first
+    time round the table with first_turn_out=forbidden nobody may go out, so the meld would leave too few."""
+    st = lay_state({"lay_down": "early"}, ["7H", "8H", "9H"], "KC")
+    assert "meld 7H 8H 9H" in st.legal_action_names()
+    st.apply_name("meld 7H 8H 9H")
+    assert st.legal_action_names() == ["go out KC"]
+    with pytest.raises(IllegalActionError, match="last card"):
+        st.apply_name("discard KC")
+    st = lay_state({"lay_down": "early", "first_turn_out": "forbidden"}, ["7H", "8H", "9H"], "KC")
+    assert not any(n.startswith("meld") for n in st.legal_action_names())
+    with pytest.raises(IllegalActionError, match="keeping a card"):
+        st.apply_name("meld 7H 8H 9H")
+    # discard_drawn=forbidden: a meld may not leave only the card just taken from the discard pile
+    st = lay_state({"lay_down": "early", "discard_drawn": "forbidden"}, ["7H", "8H", "9H"], "KC", from_discard=True)
+    assert not any(n.startswith("meld") for n in st.legal_action_names())
+
+
+def test_laying_down_is_played_with_any_number_of_melds() -> None:
+    """lay_down=early is registered with go_out_melds=any and is not combined with two."""
+    with pytest.raises(Exception, match="requires"):
+        card_game(lay_down="early", go_out_melds="two", stock_exhausted="end_round")
+
+
+def test_meld_choices_name_each_wild_face() -> None:
+    """The melds offered: copies of one face are one choice, wild cards of different faces different ones.
+    Round 1: 7H 8H and the wild 3C, 3D make 7H 8H 3C and 7H 8H 3D (and 7H 8H 3C 3D) as runs; 3C 3D 7H with no
+    8H is a run too (a wild for the 8H); the two wilds with the 8H likewise."""
+    g = card_game(lay_down="early")
+    m = g.phases[0].melding  # type: ignore[attr-defined]
+    hand = ["7H", "8H", "3C", "3D"]
+    mask = g.deck.mask(g.deck.parse(c) for c in hand)
+    got = {" ".join(g.deck.names[c] for c in meld) for meld in m.meld_choices(mask, 0)}
+    assert got == {"3C 7H 8H", "3D 7H 8H", "3C 3D 7H 8H", "3C 3D 7H", "3C 3D 8H"}
+
+
+def test_buying_keeps_hands_within_melding_and_bounds() -> None:
+    """buying=one: one buy a round adds two cards, so a 13-card hand reaches 15 at the tally (16 after a draw,
+    melding's limit); the deadwood a hand can count, and the declared hand_points, grow to match: 15 cards at
+    10 points (150), or with jokers 14 jokers at 50 and a 10 (16 players: seven decks)."""
+    g = card_game(buying="one")
+    assert g.hand_points_bounds == (-5, 150)
+    decl = g.phases[0].declarations()
+    assert decl is not None and max(int(v) for v in dict((f.name, f.domain) for f in decl.facts)["deadwood"]) == 150
+    g16 = Game.from_system("the-card-game", {"players": 16, "extra_decks": 1, "jokers": "wild", "buying": "one"})
+    assert g16.hand_points_bounds == (-5, 710)
+    assert g16.phases[0].melding.max_deadwood(g16, 2) == 14 * 50 + 10  # type: ignore[attr-defined]

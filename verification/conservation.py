@@ -149,34 +149,38 @@ def _exactly_one(mem: list[list[Any]], c: int) -> Any:
 
 
 def _move(n: int, src: str, dst: str, k: int, swap: bool) -> Callable[[z3.Context], Query]:
+    """``k`` distinct cards of ``src`` move to ``dst`` (and, for a ``swap``, ``k`` of ``dst`` move back).
+
+    Each moved card is a one-hot choice among the deck's cards (pure Boolean constraints, which z3's SAT
+    core decides fast on big decks); the witness names the chosen cards by id."""
     places = [src, dst, ELSEWHERE]
 
     def build(ctx: z3.Context) -> Query:
         mem = _state(ctx, n, places, "m")
-        xs = [z3.Int(f"x{i}", ctx) for i in range(k)]
-        ys = [z3.Int(f"y{i}", ctx) for i in range(k)] if swap else []
+        xs = [[z3.Bool(f"x{i}_{c}", ctx) for c in range(n)] for i in range(k)]
+        ys = [[z3.Bool(f"y{i}_{c}", ctx) for c in range(n)] for i in range(k)] if swap else []
         cons: list[Any] = [_exactly_one(mem, c) for c in range(n)]
-        cons += [z3.And(x >= 0, x < n) for x in xs + ys]
-        if len(xs) > 1:
-            cons.append(z3.Distinct(xs))
-        if len(ys) > 1:
-            cons.append(z3.Distinct(ys))
+        for group in (xs, ys):
+            cons += [z3.PbEq([(b, 1) for b in sel], 1) for sel in group]  # each moved card is one card
+            if len(group) > 1:  # and distinct
+                cons += [z3.PbLe([(sel[c], 1) for sel in group], 1) for c in range(n)]
 
-        def moved(group: list[Any], c: int) -> Any:
-            return z3.Or([x == c for x in group]) if group else z3.BoolVal(False, ctx)
+        def moved(group: list[list[Any]], c: int) -> Any:
+            return z3.Or([sel[c] for sel in group]) if group else z3.BoolVal(False, ctx)
 
         # preconditions: each moved card is where the move takes it from
-        for x in xs:
-            cons.append(z3.Or([z3.And(x == c, mem[0][c]) for c in range(n)]))
-        for y in ys:
-            cons.append(z3.Or([z3.And(y == c, mem[1][c]) for c in range(n)]))
+        for sel in xs:
+            cons += [z3.Implies(sel[c], mem[0][c]) for c in range(n)]
+        for sel in ys:
+            cons += [z3.Implies(sel[c], mem[1][c]) for c in range(n)]
         new = [[mem[p][c] for c in range(n)] for p in range(3)]
         for c in range(n):
             mx, my = moved(xs, c), moved(ys, c)
             new[0][c] = z3.Or(z3.And(mem[0][c], z3.Not(mx)), my)
             new[1][c] = z3.Or(z3.And(mem[1][c], z3.Not(my)), mx)
         cons.append(z3.Or([z3.Not(_exactly_one(new, c)) for c in range(n)]))
-        return Query(ctx, cons, {f"card {i}": x for i, x in enumerate(xs + ys)})
+        ids = [z3.Sum([z3.If(sel[c], c, 0) for c in range(n)]) for sel in xs + ys]
+        return Query(ctx, cons, {f"card {i}": x for i, x in enumerate(ids)})
 
     return build
 

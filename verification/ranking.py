@@ -17,6 +17,12 @@ symbolic trump, trump-fixing card and led suit:
   trump lead the top card cannot win``);
 * ``ranking: engine tables agree``: for every trump context the engine's power
   order equals the model's (this catches engine bugs the spec does not have).
+
+A ranking with a ``low`` order has one more trump context, the low no-trump
+hand (:data:`LOW_NO_TRUMP`): the symbolic trump ranges over it too, where the
+model ranks every suit by ``low`` (no trump, no bower, no top card), so every
+property above is proved for it as well, and the engine's low tables are
+compared with the model's.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any
 import z3
 
 from cardspec.engine.game import Game
-from cardspec.engine.ranking import LED, TOP, TRUMP
+from cardspec.engine.ranking import LED, LOW_NO_TRUMP, TOP, TRUMP
 
 from .z3kit import Query
 
@@ -83,6 +89,8 @@ class RankModel:
             n = len(self.r.trump)
             tp = z3.If(r == self.r.bower_rank, z3.If(s == t, self.i(n + 2), self.i(n + 1)), tp)
         pp = self.pos(self.r.plain, r)
+        if self.r.low is not None:  # a low no-trump hand ranks every suit by the low order
+            pp = z3.If(t == LOW_NO_TRUMP, self.pos(self.r.low, r), pp)
         trump_p = z3.If(tp >= 0, TRUMP + tp, self.i(0))
         led_p = z3.If(pp >= 0, LED + pp, self.i(0))
         top = self.is_top(r, s, t, tr, ts)
@@ -95,8 +103,10 @@ class RankModel:
         """Symbolic trump, led suit and trump-fixing card, with their domains."""
         t, led = z3.Int(f"trump{tag}", self.ctx), z3.Int(f"led{tag}", self.ctx)
         tr, ts = z3.Int(f"trump_card_rank{tag}", self.ctx), z3.Int(f"trump_card_suit{tag}", self.ctx)
-        dom = [t >= -1, t < self.nsuits, led >= 0, led < self.nsuits, tr >= 0, tr < self.nranks,
-               ts == t]
+        trumps = z3.And(t >= -1, t < self.nsuits)
+        if self.r.low is not None:  # the low no-trump context
+            trumps = z3.Or(trumps, t == LOW_NO_TRUMP)
+        dom = [trumps, led >= 0, led < self.nsuits, tr >= 0, tr < self.nranks, ts == t]
         return t, led, tr, ts, dom
 
     def card(self, name: str) -> tuple[Any, Any, list[Any]]:
@@ -198,8 +208,11 @@ def engine_agrees(game: Game) -> tuple[bool, dict[str, Any] | None]:
                              if d.suit_of[c] == tsuit]
     if not game.ranking.twin_top:
         contexts = [(-1, -1)] + [(tsuit, -1) for tsuit in range(len(d.suits))]
+    if game.ranking.low is not None:
+        contexts.append((LOW_NO_TRUMP, -1))
     for tsuit, tcard in contexts:
         tt = game.trick_tables(tsuit, tcard)
+        trump_name = d.suits[tsuit] if tsuit >= 0 else "low" if tsuit == LOW_NO_TRUMP else None
         trank = d.rank_of[tcard] if tcard >= 0 else 0
         model_masks = [0] * len(d.suits)
         for lsuit, c in product(range(len(d.suits)), range(d.size)):
@@ -211,7 +224,7 @@ def engine_agrees(game: Game) -> tuple[bool, dict[str, Any] | None]:
             if lsuit == 0:
                 model_masks[eff] |= 1 << c
             if want != tt.power[lsuit][c] or eff != tt.eff_suit[c]:
-                return False, {"trump": d.suits[tsuit] if tsuit >= 0 else None,
+                return False, {"trump": trump_name,
                                "trump_card": d.names[tcard] if tcard >= 0 else None,
                                "led": d.suits[lsuit], "card": d.names[c], "model_power": want,
                                "engine_power": tt.power[lsuit][c], "model_suit": eff,
@@ -219,6 +232,6 @@ def engine_agrees(game: Game) -> tuple[bool, dict[str, Any] | None]:
         for s_, mask in enumerate(model_masks):
             if mask != tt.suit_mask[s_]:
                 extra = d.show(d.cards_of(tt.suit_mask[s_] ^ mask))
-                return False, {"trump": d.suits[tsuit] if tsuit >= 0 else None, "follow_suit": d.suits[s_],
+                return False, {"trump": trump_name, "follow_suit": d.suits[s_],
                                "cards_following_differently": extra}
     return True, None

@@ -92,7 +92,7 @@ class Verifier:
                           "no scoring facts), so nothing about it is proved")
         if game.ranking is not None:
             r = game.ranking
-            rk = (game.deck.names, r.plain, r.trump, r.bower_rank, r.twin_top, r.top_keeps_suit,
+            rk = (game.deck.names, r.plain, r.trump, r.bower_rank, r.twin_top, r.top_keeps_suit, r.low,
                   tuple(getattr(ph, "identical_declared", False) for ph in game.phases))
             for name, q in ranking.queries(game):
                 st, w, s = self._run(("rank", name, rk), q)
@@ -207,6 +207,25 @@ def verify(spec: Spec, timeout_ms: int = 10_000) -> list[Finding]:
     for opts in spec.option_sets():
         out.extend(v.findings(opts))
     return out
+
+
+def deal_groups(spec: Spec) -> list[list[int]]:
+    """The spec's option sets (by index in ``option_sets()``) grouped by what the shared proofs depend on
+    (the deck, the deals, the seats), largest group first: the unit of work when one spec's proofs are split
+    across workers, so that each worker proves a deal once, as :func:`verify` does."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i, opts in enumerate(spec.option_sets()):
+        g = Game(spec, opts)
+        groups.setdefault((g.deck.names, g.round_deals, g.seating.num_seats), []).append(i)
+    return sorted(groups.values(), key=lambda idx: (-len(idx), idx[0]))
+
+
+def verify_sets(spec: Spec, indices: list[int], timeout_ms: int = 10_000) -> list[list[Finding]]:
+    """The findings of the option sets ``indices`` (of ``option_sets()``), one list per index: the same
+    findings :func:`verify` gives for them, but for the time taken, whichever other sets run beside them."""
+    v = Verifier(spec, timeout_ms)
+    sets = list(spec.option_sets())
+    return [list(v.findings(sets[i])) for i in indices]
 
 
 def failed(findings: list[Finding]) -> list[Finding]:

@@ -37,6 +37,28 @@ when an earlier phase fixed trump (dirty-clubs: a turned club); ``made_at: 3``
 makes the contract at that many tricks whatever the bid (a dirty-clubs
 reading; default ``bid``); dirty-clubs (one round, number only, then the
 winner names trump, clubs included, or no trump).
+
+``moon: true`` adds a bid to take every trick alone, "shooting the moon"
+(``bid moon H``; ``bid moon NT`` with ``no_trump``; ``bid moon`` when bids name
+no suit, the bidder then naming trump): it outbids every number bid and
+nothing outbids it (the standing number counts as ``max``). A moon that wins
+the auction is played alone: the bidder's partners sit out (their hands are
+laid down unplayed; no card is passed). Scoring then sees ``moon``: ``made``
+(the bidder's entity took every trick: the other entities took none),
+``set``, or ``none`` (no moon, or not this entity's); ``contract`` is made or
+set as the moon is, and ``bid`` is ``max``. The fact is declared whenever
+the spec gives ``moon`` (true or false, so a table may read it under every
+option). Used by: bid-euchre (a house rule: shoot_the_moon).
+
+``low: true`` (needs a ``ranking`` with a ``low`` order) adds low no-trump
+contracts: ``bid low 6`` (or, when bids name no suit, ``name low``), a hand
+without trumps or bowers in which every suit ranks by the ranking's ``low``
+order (:data:`cardspec.engine.ranking.LOW_NO_TRUMP`). A low bid of a number
+outbids as a no-trump bid of that number would (with
+``higher_number_or_new_suit``, low counts as a suit of its own). A moon bid
+that names its suit names a suit or no trump, never low (there is no ``bid
+moon low``); a moon whose bidder names trump afterwards may name low. Used by: bid-euchre (a house rule:
+low_no_trump, with no_trump_bids).
 """
 
 from __future__ import annotations
@@ -47,6 +69,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import NO_SUIT, NO_TRUMP, Action, KindSig
 from ..errors import Source, SpecError
+from ..ranking import LOW_NO_TRUMP
 from ..tables import Value
 from .base import CheckingDoer, PhaseState
 from .declared import BOOL, Declared, Fact
@@ -60,6 +83,8 @@ ALL_PASS = ("dealer_must_bid", "redeal", "no_trump")
 FORCED_BID = ("any", "minimum")
 CONTRACT = ("none", "made", "set")
 """The domain of the ``contract`` fact."""
+MOON = ("none", "made", "set")
+"""The domain of the ``moon`` fact."""
 
 
 @dataclass
@@ -69,7 +94,10 @@ class AuctionState(PhaseState):
     high: int = 0
     """The standing bid's number (0: nobody has bid)."""
     suit: int = NO_SUIT
-    """The standing bid's suit (a suit index, ``NO_TRUMP``, or ``NO_SUIT`` when bids name none)."""
+    """The standing bid's suit (a suit index, ``NO_TRUMP``, ``LOW_NO_TRUMP`` for a low bid, or ``NO_SUIT`` when
+    bids name none)."""
+    moon: bool = False
+    """The standing bid is a moon (every trick, alone)."""
     bidder: int = -1
     """The seat holding the standing bid (-1: nobody)."""
     turns: int = 0
@@ -98,6 +126,14 @@ class Auction(CheckingDoer):
         self.first: str = d["first"]
         self.skip_if_trump_fixed: bool = d.get("skip_if_trump_fixed", False)
         """Not played when an earlier phase already fixed trump (dirty-clubs: a turned club is trump at once)."""
+        self.moon_declared: bool = "moon" in d
+        """The spec gives ``moon`` (true or false): scoring may read the ``moon`` fact."""
+        self.moon: bool = d.get("moon", False)
+        """A bid to take every trick alone, outbidding every number bid (module doc)."""
+        self.moon_source = Source(**d["moon_source"]) if "moon_source" in d else self.source
+        self.low: bool = d.get("low", False)
+        """Low no-trump contracts, ranked by the ranking's ``low`` order (module doc)."""
+        self.low_source = Source(**d["low_source"]) if "low_source" in d else self.source
         self.made_at: int | str = d.get("made_at", "bid")
         """The tricks that make the contract: ``bid`` (the bid's number) or a fixed number (dirty-clubs' reading
         that the bidder, as in Buck Euchre, is committed to three tricks whatever the bid)."""
@@ -117,7 +153,8 @@ class Auction(CheckingDoer):
                               ("forced_bid", self.forced_bid, FORCED_BID), ("first", self.first, ("left_of_dealer",))):
             if v not in allowed:
                 raise SpecError(f"{k} must be one of {list(allowed)}, got {v!r}", file, key=f"{key}.{k}")
-        for k, b in (("suit_in_bid", self.suit_in_bid), ("no_trump", self.no_trump)):
+        for k, b in (("suit_in_bid", self.suit_in_bid), ("no_trump", self.no_trump), ("moon", self.moon),
+                     ("low", self.low)):
             if type(b) is not bool:
                 raise SpecError(f"{k} must be true or false, got {b!r}", file, key=f"{key}.{k}")
         if type(self.min_bid) is not int or type(self.max_bid) is not int or not 1 <= self.min_bid <= self.max_bid:
@@ -134,6 +171,11 @@ class Auction(CheckingDoer):
                                         no_trump=self.suit_in_bid and self.no_trump)]
         if not self.suit_in_bid:
             out.append(KindSig("name", suit=True, no_trump=self.no_trump))
+        if self.moon:
+            out.append(KindSig("bid_moon", suit=self.suit_in_bid, no_trump=self.suit_in_bid and self.no_trump))
+        if self.low:
+            out.append(KindSig("bid_low", number=(self.min_bid, self.max_bid)) if self.suit_in_bid else
+                       KindSig("name_low"))
         return out
 
     def bind(self, game: Game) -> None:
@@ -141,6 +183,8 @@ class Auction(CheckingDoer):
         if "tricks" not in game.tallies:
             raise SpecError("an auction's bid counts tricks, but no phase keeps a 'tricks' tally (a tricks phase)",
                             self.file, key=self.key)
+        if self.low and (game.ranking is None or game.ranking.low is None):
+            raise SpecError("low bids need a ranking with a 'low' order", self.file, key=f"{self.key}.low")
         codec = self.codec
         self.pass_action = codec.encode("pass")
         self.suits: tuple[int, ...] = tuple(range(len(game.deck.suits))) + ((NO_TRUMP,) if self.no_trump else ())
@@ -151,6 +195,17 @@ class Auction(CheckingDoer):
         else:
             self.bids = {(n, NO_SUIT): codec.encode("bid", number=n) for n in range(self.min_bid, self.max_bid + 1)}
             self.name_actions = {s: codec.encode("name", suit=s) for s in self.suits}
+        if self.low:
+            if self.suit_in_bid:
+                self.bids.update({(n, LOW_NO_TRUMP): codec.encode("bid_low", number=n)
+                                  for n in range(self.min_bid, self.max_bid + 1)})
+            else:
+                self.name_actions[LOW_NO_TRUMP] = codec.encode("name_low")
+        self.moons: dict[int, Action] = {}
+        """The moon bids by suit (``NO_SUIT`` when bids name none)."""
+        if self.moon:
+            self.moons = {s: codec.encode("bid_moon", suit=s) for s in self.suits} if self.suit_in_bid else \
+                {NO_SUIT: codec.encode("bid_moon")}
 
     def new_state(self) -> AuctionState:
         return AuctionState()
@@ -174,6 +229,8 @@ class Auction(CheckingDoer):
                 and st.cur == st.dealer and self._last_turn(st, cs))
 
     def _outbids(self, cs: AuctionState, n: int, s: int) -> bool:
+        if cs.moon:
+            return False  # nothing outbids a moon
         if n > cs.high:
             return True
         return self.outbid == "higher_number_or_new_suit" and cs.bidder >= 0 and n == cs.high and s != cs.suit
@@ -187,6 +244,8 @@ class Auction(CheckingDoer):
         lo = self.min_bid if forced and self.forced_bid == "minimum" else 0
         hi = self.min_bid if forced and self.forced_bid == "minimum" else self.max_bid
         out += [a for (n, s), a in self.bids.items() if (lo <= n <= hi) and self._outbids(cs, n, s)]
+        if self.moons and not cs.moon and not (forced and self.forced_bid == "minimum"):
+            out += self.moons.values()
         out.sort()
         return out
 
@@ -202,17 +261,20 @@ class Auction(CheckingDoer):
     def _do(self, st: State, a: Action) -> None:
         cs = self._s(st)
         kind = self.codec.kind(a)
-        if kind == "name":
-            s = self.codec.suit(a)
-            st.contract.fix_trump(st.game, s if s >= 0 else -1, -1, cs.bidder)
+        if kind in ("name", "name_low"):
+            s = LOW_NO_TRUMP if kind == "name_low" else self.codec.suit(a)
+            st.contract.fix_trump(st.game, s if s >= 0 or s == LOW_NO_TRUMP else -1, -1, cs.bidder)
             cs.suit, cs.naming = s, False
             st.next_phase()
             return
         cs.turns += 1
-        if kind == "bid":
+        if kind in ("bid", "bid_low"):
             number = self.codec.number(a)
             assert number is not None
-            cs.high, cs.suit, cs.bidder, cs.passes = number, self.codec.suit(a), st.cur, 0
+            suit = LOW_NO_TRUMP if kind == "bid_low" else self.codec.suit(a)
+            cs.high, cs.suit, cs.bidder, cs.passes = number, suit, st.cur, 0
+        elif kind == "bid_moon":
+            cs.high, cs.suit, cs.bidder, cs.passes, cs.moon = self.max_bid, self.codec.suit(a), st.cur, 0, True
         else:
             cs.passes += 1
         n = self._players(st)
@@ -228,8 +290,11 @@ class Auction(CheckingDoer):
                 return
             st.redeal()
             return
+        if cs.moon:  # a moon is played alone
+            st.contract.out |= st.game.partners_mask[cs.bidder]
         if self.suit_in_bid:
-            st.contract.fix_trump(st.game, cs.suit if cs.suit >= 0 else -1, -1, cs.bidder)
+            st.contract.fix_trump(st.game, cs.suit if cs.suit >= 0 or cs.suit == LOW_NO_TRUMP else -1, -1,
+                                  cs.bidder)
             st.next_phase()
             return
         cs.naming = True
@@ -248,7 +313,11 @@ class Auction(CheckingDoer):
             return f"the auction is over: seat {cs.bidder} holds the contract and names trump", self.end_source
         if kind == "pass" and self.forced(st):
             return "nobody has bid, so the dealer must bid and may not pass", self.all_pass_source
-        if kind != "bid":
+        if kind == "bid_moon":
+            if cs.moon:
+                return "nothing outbids a moon", self.moon_source
+            return f"the dealer, forced to bid, bids {self.min_bid}", self.forced_source
+        if kind not in ("bid", "bid_low"):
             return "in the auction a player bids or passes", self.source
         n = self.codec.number(a)
         assert n is not None
@@ -256,7 +325,9 @@ class Auction(CheckingDoer):
             return f"a bid is a number of tricks from {self.min_bid} to {self.max_bid}", self.max_source
         if self.forced(st) and self.forced_bid == "minimum" and n != self.min_bid:
             return f"the dealer, forced to bid, bids {self.min_bid}", self.forced_source
-        standing = self._show(cs.high, cs.suit)
+        standing = "moon" if cs.moon else self._show(cs.high, cs.suit)
+        if cs.moon:
+            return f"nothing outbids the standing bid {standing}", self.moon_source
         if self.outbid == "higher_number":
             return f"a bid must name more tricks than the standing bid {standing}", self.outbid_source
         return (f"a bid must name more tricks than the standing bid {standing}, or as many with "
@@ -264,7 +335,7 @@ class Auction(CheckingDoer):
 
     def _show(self, n: int, s: int) -> str:
         deck_suits = self.game.deck.suits if self.game is not None else ()
-        suit = "NT" if s == NO_TRUMP else deck_suits[s] if s >= 0 else ""
+        suit = "NT" if s == NO_TRUMP else "low" if s == LOW_NO_TRUMP else deck_suits[s] if s >= 0 else ""
         return f"{n} {suit}".strip()
 
     # --- results and scoring ------------------------------------------------------
@@ -276,20 +347,28 @@ class Auction(CheckingDoer):
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
         cs = self._s(st)
         facts = st.contract.facts(seats)
+        if self.moon_declared:
+            facts["moon"] = "none"
         if cs.bidder < 0 or cs.bidder not in seats:
             return {**facts, "contract": "none", "bid": 0}
-        took = sum(st.tally["tricks"][s] for s in seats)
+        tricks = st.tally["tricks"]
+        if cs.moon:  # made when the other entities took no trick
+            made = not any(tricks[s] for s in range(len(tricks)) if s not in seats)
+            return {**facts, "moon": "made" if made else "set", "contract": "made" if made else "set",
+                    "bid": cs.high}
+        took = sum(tricks[s] for s in seats)
         need = self.made_at if isinstance(self.made_at, int) else cs.high
         return {**facts, "contract": "made" if took >= need else "set", "bid": cs.high}
 
     def fact_names(self) -> list[str]:
-        return ["maker", "trump_made", "contract", "bid"]
+        return ["maker", "trump_made", "contract", "bid"] + (["moon"] if self.moon_declared else [])
 
     def result_fields(self, st: State) -> dict[str, Any]:
         cs = self._s(st)
         if cs.bidder < 0:
             return {"contract": None}
-        suit = "NT" if cs.suit == NO_TRUMP else st.game.deck.suits[cs.suit] if cs.suit >= 0 else None
+        # a low no-trump hand shows as NT (the record format's suits); its bid, in the history, says low
+        suit = "NT" if cs.suit in (NO_TRUMP, LOW_NO_TRUMP) else st.game.deck.suits[cs.suit] if cs.suit >= 0 else None
         return {"contract": {"seat": cs.bidder, "bid": cs.high, "suit": suit}}
 
     def declarations(self) -> Declared:
@@ -302,10 +381,11 @@ class Auction(CheckingDoer):
             limit, why = self.rounds * n + naming, f"{self.rounds} round(s) of {n} turns" + (
                 ", then the bidder names trump" if naming else "")
         elif self.outbid == "higher_number":
-            bids = self.max_bid - self.min_bid + 1
+            bids = self.max_bid - self.min_bid + 1 + (1 if self.moon else 0)  # a moon rises above every number
             limit = bids * self.passes + n + naming
             why = f"at most {bids} rising bids, each followed by fewer than {self.passes + 1} passes"
         else:
             limit, why = None, "bids of one number in new suits may go on for ever"
+        moon = (Fact("moon", MOON),) if self.moon_declared else ()
         return Declared((), limit, why, (Fact("maker", BOOL), Fact("trump_made", BOOL), Fact("contract", CONTRACT),
-                                         Fact("bid", tuple(range(self.max_bid + 1)))))
+                                         Fact("bid", tuple(range(self.max_bid + 1))), *moon))

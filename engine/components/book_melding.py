@@ -10,7 +10,10 @@ A turn, in stages:
 * ``draw``: ``draw_stock`` takes ``draw`` cards from the stock (what is left, if
   fewer); ``take`` takes the whole discard pile (``take_pile``: ``any`` time it is
   not empty, ``top_usable``: only when the player could meld its top card, or
-  ``never``). A player who has not laid out this round may first lay out
+  ``never``); with ``freeze: wild`` (hand-and-foot's ``frozen_pile`` house rule) a pile holding a
+  wild card (a wild card was discarded onto it) is frozen and is taken only by a player holding two
+  natural cards of its top card's rank (never while a wild card is on top). A player who has not
+  laid out this round may first lay out
   (``lay_out.timing``: ``before_draw``; with ``any_time`` also after drawing).
 * laying out: ``meld`` actions start new sets (exactly ``min_size`` cards), and
   ``add N X`` grows a set laid this turn. The sets laid count their card values
@@ -27,12 +30,18 @@ A turn, in stages:
   turn, after drawing, whether to finish (``ask.when: could_go_out``: only in
   the foot, holding the books needed and two cards or more; ``any_turn``: in
   any turn); the partner answers ``yes`` or ``no``. With ``ask.answer: binding``
-  a no forbids going out this turn; with ``advisory`` it binds nothing.
+  a no forbids going out this turn; with ``advisory`` it binds nothing. With
+  ``ask.required`` (hand-and-foot's ``partner_ask`` house rule) a player in the foot
+  may use up every card only after asking this turn and hearing yes: unasked, or
+  after a no, a set or an addition keeps two cards and a discard one (a player
+  holding a single card after drawing, who cannot ask, may discard it).
 
 Sets: cards of one rank (``unmeldable`` ranks never; with ``sets.per_rank: one``
 at most one set of a rank for each side), with wild cards (the
 ``wild.ranks`` and, with ``wild.jokers``, the jokers) at most ``wild_ratio[0]``
-for every ``wild_ratio[1]`` natural cards. A set of ``book_size`` or more is a
+for every ``wild_ratio[1]`` natural cards, and with ``sets.max_wilds`` (hand-and-foot's ``wild_cap``
+house rule; -1, the default: no cap) at most that many wild cards in a set of a rank. A set of
+``book_size`` or more is a
 book: clean without a wild, dirty with one. With ``clean_closed: closed`` no
 wild joins a clean book; with ``books.full: closed`` no card at all joins a book
 (``open``, the default: natural cards of its rank still do). With ``wild_books: allowed`` a set may be all wild
@@ -56,6 +65,16 @@ starts with the stock empty (or, with ``stock_short: empty``, holding fewer than
 ``reshuffle`` shuffles all but the top discard into a new stock (at most
 ``reshuffles`` times a round, if given; then the round ends).
 
+Setting aside (``set_aside``, hand-and-foot's ``red_threes`` house rule): with ``enabled``, a
+card of ``set_aside.ranks`` and ``set_aside.colour`` (``red``, ``black``, ``any``) is not kept:
+whenever a player draws (``draw_stock`` or ``take``: so the cards dealt go at the player's first
+draw, as Canasta lays a dealt red three down at its holder's first turn) and when the reserve is
+taken up, every such card in the hand is laid face up in the player's seat zone ``set_aside.zone``
+and replaced by a card drawn from the stock (again, if the replacement is one; none once the stock
+is empty). A card dealt to a player whose first draw never comes, or lying in a reserve never taken
+up, stays held. Facts ``set_aside`` (the cards its players laid aside) and ``laid_out`` (whether any of
+its players laid out this round) let the scoring tables count them.
+
 Legal-action lists name one action per class of equivalent moves: natural
 cards of a rank are interchangeable in sets (no rule reads their suit), and so
 are wild cards of one rank and value; an action naming any other held card of
@@ -67,7 +86,7 @@ Facts per scoring entity: ``clean_books``, ``dirty_books``, ``wild_books``,
 without the cards of wild books: a reading where a wild book is worth its bonus in
 all), ``held`` (the cards left
 in its players' hands and reserves, each at the absolute value of its card:
-the threes are "only negative"), ``went_out`` and ``ended_by``.
+the threes are "only negative"), ``went_out``, ``ended_by``, ``set_aside`` and ``laid_out``.
 """
 
 from __future__ import annotations
@@ -139,6 +158,19 @@ class BookMelding(CheckingDoer):
         self.take_source = Source(**d["take_pile_source"])
         if self.take_pile not in ("any", "top_usable", "never"):
             raise SpecError("take_pile must be any, top_usable or never", file, key=f"{key}.take_pile")
+        self.freeze: str = d.get("freeze", "none")
+        """``wild``: a discard pile holding a wild card is frozen (taken only with two natural cards of its top
+        card's rank); ``none``: no pile is frozen."""
+        if self.freeze not in ("none", "wild"):
+            raise SpecError("freeze must be none or wild", file, key=f"{key}.freeze")
+        self.freeze_source = Source(**d["freeze_source"]) if "freeze_source" in d else self.take_source
+        sa = d.get("set_aside")
+        self.aside_on: bool = sa is not None and bool(sa["enabled"])
+        self.aside_zone: str = sa["zone"] if sa is not None else ""
+        self.aside_ranks: tuple[str, ...] = tuple(sa["ranks"]) if sa is not None else ()
+        self.aside_colour: str = sa.get("colour", "any") if sa is not None else "any"
+        if self.aside_colour not in ("red", "black", "any"):
+            raise SpecError("set_aside.colour must be red, black or any", file, key=f"{key}.set_aside.colour")
         self.exhausted: str = d["stock_exhausted"]
         self.short_ends: bool = d.get("stock_short", "draw_rest") == "empty"
         """Whether a stock holding fewer than ``draw`` cards counts as empty (else the player draws what is left)."""
@@ -154,6 +186,10 @@ class BookMelding(CheckingDoer):
         self.jokers_wild: bool = s["wild"]["jokers"]
         self.unmeldable_names: tuple[str, ...] = tuple(s["unmeldable"])
         self.ratio: tuple[int, int] = (s["wild_ratio"][0], s["wild_ratio"][1])
+        self.max_wilds: int = s.get("max_wilds", -1)
+        """At most this many wild cards in a set of a rank (-1: no cap beyond the ratio)."""
+        self.max_wilds_source = Source(**s["max_wilds_source"]) if "max_wilds_source" in s else \
+            Source(**s["wild_ratio_source"])
         self.wild_sets: bool = s["wild_books"] == "allowed"
         self.one_per_rank: bool = s.get("per_rank", "any") == "one"
         """``sets.per_rank: one``: a side holds at most one set of each rank (a second is not started)."""
@@ -206,10 +242,15 @@ class BookMelding(CheckingDoer):
         self.ask_any_turn: bool = ask is not None and ask.get("when", "could_go_out") == "any_turn"
         if ask and ask.get("when", "could_go_out") not in ("could_go_out", "any_turn"):
             raise SpecError("ask.when must be could_go_out or any_turn", file, key=f"{key}.ask.when")
+        self.ask_required: bool = ask is not None and bool(ask.get("required", False))
+        """A player in the foot uses up every card only after asking this turn and hearing yes."""
+        self.required_source = Source(**ask["required_source"]) if ask and "required_source" in ask else \
+            self.ask_source
 
     # --- building -----------------------------------------------------------------
     def zone_ids(self) -> list[str]:
-        return ["hand", self.stock, self.discard, self.meld_zone, *self.reserves]
+        return ["hand", self.stock, self.discard, self.meld_zone, *self.reserves,
+                *((self.aside_zone,) if self.aside_zone else ())]
 
     def action_sigs(self) -> list[KindSig]:
         out = [KindSig("draw_stock"), KindSig("discard", cards=(1, 1)),
@@ -245,6 +286,13 @@ class BookMelding(CheckingDoer):
             vals.append(v)
         self.value: tuple[int, ...] = tuple(vals)
         self.penalty: tuple[int, ...] = tuple(abs(v) for v in vals)
+        for r in self.aside_ranks:
+            if r not in deck.ranks:
+                raise SpecError(f"rank '{r}' is not in the deck", f, key=f"{k}.set_aside.ranks")
+        aside_r = {deck.ranks.index(r) for r in self.aside_ranks}
+        self.asides: int = sum(1 << c for c in range(deck.size) if self.aside_on and deck.rank_of[c] in aside_r
+                               and self.aside_colour in ("any", deck.colors[deck.suit_of[c]]))
+        """The cards laid aside as soon as they are held (a mask; 0 unless ``set_aside.enabled``)."""
         self.cls: tuple[tuple[int, int], ...] = tuple((deck.rank_of[c], vals[c]) for c in range(deck.size))
         """Cards of one class are interchangeable in sets (rank and value)."""
         self.minimum: tuple[int, ...] = tuple(int(v) for v in game.per_round(self.minimum_spec, f"{k}.lay_out.minimum"))
@@ -309,7 +357,16 @@ class BookMelding(CheckingDoer):
         w = self.wilds_in(m[3])
         if self.clean_closed and w == 0 and self.is_book(m):
             return False
-        return self.ratio_ok(len(m[3]) - w, w + 1)
+        return self.ratio_ok(len(m[3]) - w, w + 1) and self.cap_ok(w + 1)
+
+    def cap_ok(self, wilds: int) -> bool:
+        """At most ``max_wilds`` wild cards in a set of a rank (-1: no cap).
+
+        >>> from types import SimpleNamespace
+        >>> [BookMelding.cap_ok(SimpleNamespace(max_wilds=m), 4) for m in (-1, 3, 4)]
+        [True, False, True]
+        """
+        return self.max_wilds < 0 or wilds <= self.max_wilds
 
     def new_set_rank(self, cards: tuple[Card, ...]) -> int | None:
         """The rank of a new set made of ``cards`` (``WILD`` for wild cards only), or None if they make none."""
@@ -324,7 +381,7 @@ class BookMelding(CheckingDoer):
         if len(nat) > 1:
             return None
         w = self.wilds_in(cards)
-        return nat.pop() if self.ratio_ok(len(cards) - w, w) else None
+        return nat.pop() if self.ratio_ok(len(cards) - w, w) and self.cap_ok(w) else None
 
     def set_points(self, m: Meld) -> int:
         """A set's card values, with its book bonus when lay-outs count books."""
@@ -359,8 +416,17 @@ class BookMelding(CheckingDoer):
     def _reps(self, hand: int) -> dict[tuple[int, int], list[Card]]:
         """The held cards of each class, lowest id first."""
         out: dict[tuple[int, int], list[Card]] = {}
-        for c in self.game.deck.cards_of(hand) if self.game else ():
-            out.setdefault(self.cls[c], []).append(c)
+        cls = self.cls
+        m = hand
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            k = cls[c]
+            if k in out:
+                out[k].append(c)
+            else:
+                out[k] = [c]
         return out
 
     def _rank_taken(self, st: State, seat: int, cards: tuple[Card, ...]) -> bool:
@@ -372,9 +438,11 @@ class BookMelding(CheckingDoer):
         side = st.game.entity_of[seat]
         return rank is not None and any(m[0] == side and m[2] == rank for m in self._bs(st).melds)
 
-    def _new_sets(self, hand: int) -> list[tuple[Card, ...]]:
-        """One new set per class of equivalent sets the hand can start."""
-        reps = self._reps(hand)
+    def _new_sets(self, hand: int, reps: dict[tuple[int, int], list[Card]] | None = None
+                  ) -> list[tuple[Card, ...]]:
+        """One new set per class of equivalent sets the hand can start (``reps``: the hand's :meth:`_reps`)."""
+        if reps is None:
+            reps = self._reps(hand)
         wild_cls = sorted(k for k, cs in reps.items() if self.meld_rank[cs[0]] == WILD)
         out: list[tuple[Card, ...]] = []
         size = self.min_size
@@ -386,7 +454,7 @@ class BookMelding(CheckingDoer):
         for _r, nats in sorted(nat_by_rank.items()):
             for w in range(0, size):
                 n = size - w
-                if n > len(nats) or not self.ratio_ok(n, w):
+                if n > len(nats) or not self.ratio_ok(n, w) or not self.cap_ok(w):
                     continue
                 for combo in combinations_with_replacement(wild_cls, w):
                     picked = self._pick(reps, combo)
@@ -432,12 +500,22 @@ class BookMelding(CheckingDoer):
         if not discard and self.last_card == "discard" and self._left_after(st, seat, k) < 1:
             return True
         bs = self._bs(st)
+        if self.ask_required and self.partnered and bs.footed >> seat & 1 and bs.answer != "yes" and \
+                st.hands[seat].bit_count() >= 2:
+            return self._left_after(st, seat, k) < (1 if discard else 2)
         return self.binding and bs.answer == "no" and self._left_after(st, seat, k) < (1 if discard else 2)
 
     def _why_barred(self, st: State, seat: int, k: int) -> tuple[str, Source]:
         """Why a set or an addition of ``k`` cards is barred (:meth:`_barred_out`)."""
         if self.last_card == "discard" and self._left_after(st, seat, k) < 1:
             return "the last card must be discarded: a set or an addition keeps one card", self.last_card_source
+        return self._why_kept(st)
+
+    def _why_kept(self, st: State) -> tuple[str, Source]:
+        """Why the player must keep a card: the partner said no, or (``ask.required``) was not asked."""
+        if self.ask_required and self._bs(st).answer != "no":
+            return "the player asks the partner before going out, and keeps a card until the answer is yes", \
+                self.required_source
         return "the partner said no: the player keeps a card and does not go out", self.ask_source
 
     @staticmethod
@@ -459,30 +537,36 @@ class BookMelding(CheckingDoer):
 
     def could_be_done(self, st: State, seat: int) -> bool:
         """Whether ``seat`` may ask its partner now (after drawing, once a turn, checked by the callers): with
-        ``ask.when: any_turn`` always; with ``could_go_out`` only in the foot, with the books, holding two cards
-        or more (one to use and one to keep, so the answer can matter)."""
-        if self.ask_any_turn:
-            return True
-        return bool(self._bs(st).footed >> seat & 1) and self.has_books(st, seat) and \
-            st.hands[seat].bit_count() >= 2
+        ``ask.when: any_turn`` whenever holding two cards or more; with ``could_go_out`` only in the foot, with
+        the books, holding two cards or more (one to use and one to keep, so the answer can matter). Never with
+        one card: a binding no would then leave no legal move (the last card can be neither kept nor given up)."""
+        if st.hands[seat].bit_count() < 2:
+            return False
+        return self.ask_any_turn or (bool(self._bs(st).footed >> seat & 1) and self.has_books(st, seat))
 
     def take_allowed(self, st: State, seat: int) -> bool:
         """Whether ``seat`` may take the discard pile now."""
         disc = st.piles[self.discard]
         if self.take_pile == "never" or not disc or self._bs(st).pending >= 0:
             return False
-        if self.take_pile == "any":
-            return True
         top = disc[-1]
         r = self.meld_rank[top]
+        held = sum(1 for c in st.game.deck.cards_of(st.hands[seat]) if self.meld_rank[c] == r) if r >= 0 else 0
+        if self.frozen(st):
+            return held >= 2
+        if self.take_pile == "any":
+            return True
         if r < 0:
             return False
-        held = sum(1 for c in st.game.deck.cards_of(st.hands[seat]) if self.meld_rank[c] == r)
         if held >= 2:
             return True
         bs = self._bs(st)
         return bool(bs.laid_out >> seat & 1) and any(
             m[0] == st.game.entity_of[seat] and self.fits(m, top) for m in bs.melds)
+
+    def frozen(self, st: State) -> bool:
+        """With ``freeze: wild``, whether the discard pile holds a wild card (is frozen)."""
+        return self.freeze == "wild" and any(self.meld_rank[c] == WILD for c in st.piles[self.discard])
 
     def legal(self, st: State) -> list[Action]:
         bs = self._bs(st)
@@ -503,18 +587,26 @@ class BookMelding(CheckingDoer):
         else:
             deck = st.game.deck
             held = deck.canonical(hand) if deck.has_copies else hand
-            out += [self._discard_acts[c] for c in deck.cards_of(held) if not self._barred_out(st, seat, 1, True)]
+            if not self._barred_out(st, seat, 1, True):
+                out += [self._discard_acts[c] for c in deck.cards_of(held)]
             if self.ask_on and self.partnered and not bs.asked and self.could_be_done(st, seat):
                 out.append(self._ask)
+        reps = self._reps(hand)
         if self.can_meld(st, seat) and not self._barred_out(st, seat, self.min_size):
-            out += [codec.encode("meld", cards=cs) for cs in self._new_sets(hand)
+            out += [codec.encode("meld", cards=cs) for cs in self._new_sets(hand, reps)
                     if not self._rank_taken(st, seat, cs)]
-        if not self._barred_out(st, seat, 1):
-            reps = self._reps(hand)
-            for i, m in enumerate(bs.melds):
-                if self._can_add_to(st, seat, i):
-                    out += [codec.encode("add", number=i + 1, cards=(cs[0],)) for cs in reps.values()
-                            if self.fits(m, cs[0])]
+        if bs.melds and not self._barred_out(st, seat, 1):
+            side = st.game.entity_of[seat]  # _can_add_to, inlined: own side's sets; while laying out, new ones
+            first = (bs.opened if bs.opened >= 0 else len(bs.melds)) if bs.pending >= 0 or bs.stage == "draw" else \
+                0 if bs.laid_out >> seat & 1 else len(bs.melds)
+            rank = self.meld_rank
+            firsts = [cs[0] for cs in reps.values()]
+            for i in range(first, len(bs.melds)):
+                m = bs.melds[i]
+                if m[0] != side:
+                    continue
+                out += [codec.encode("add", number=i + 1, cards=(c,)) for c in firsts
+                        if (rank[c] == m[2] or rank[c] == WILD) and self.fits(m, c)]
         out.sort()
         return out
 
@@ -548,12 +640,17 @@ class BookMelding(CheckingDoer):
                 return "the player has already drawn this turn", self.source
             if k == "draw_stock":
                 return None if st.piles[self.stock] else ("the pickup pile is empty", self.source)
-            return None if self.take_allowed(st, seat) else ("the discard pile cannot be taken now", self.take_source)
+            if self.take_allowed(st, seat):
+                return None
+            if self.frozen(st):
+                return ("the discard pile is frozen: it is taken only with two natural cards of its top card's rank",
+                        self.freeze_source)
+            return "the discard pile cannot be taken now", self.take_source
         if k == "discard":
             if bs.stage != "play":
                 return "a player draws before discarding", self.source
             if self._barred_out(st, seat, 1, True):
-                return "the partner said no: the player keeps a card and does not go out", self.ask_source
+                return self._why_kept(st)
             return None
         if k == "ask":
             if not (self.ask_on and self.partnered and bs.stage == "play"):
@@ -592,6 +689,8 @@ class BookMelding(CheckingDoer):
                 if self.meld_rank[cards[0]] == WILD and self.clean_closed and self.is_book(m) and \
                         not self.wilds_in(m[3]):
                     return "a clean book is closed to wild cards", self.closed_source
+                if self.meld_rank[cards[0]] == WILD and m[2] != WILD and not self.cap_ok(self.wilds_in(m[3]) + 1):
+                    return f"a set holds at most {self.max_wilds} wild cards", self.max_wilds_source
                 return "that card does not fit the set (its rank, or one wild card for every two natural cards)", \
                     self.ratio_source
             if self._barred_out(st, seat, 1):
@@ -647,6 +746,19 @@ class BookMelding(CheckingDoer):
         st.piles[self.meld_zone] = []
         self._begin_turn(st, st.next_seat(st.dealer))
 
+    def _lay_aside(self, st: State, seat: int) -> None:
+        """``set_aside``: every such card in the seat's hand is laid face up in its ``set_aside.zone`` and
+        replaced by a card from the stock (again if that is one too; none once the stock is empty)."""
+        if not self.asides:
+            return
+        stock = st.piles[self.stock]
+        while found := st.hands[seat] & self.asides:
+            st.hands[seat] &= ~found
+            st.seat_piles[self.aside_zone][seat] |= found
+            for _ in range(found.bit_count()):
+                if stock:
+                    st.hands[seat] |= 1 << stock.pop()
+
     def _next(self, st: State, seat: int) -> None:
         self._begin_turn(st, st.next_seat(seat))
 
@@ -676,6 +788,7 @@ class BookMelding(CheckingDoer):
         st.hands[seat] = self.reserve_of(st, seat)
         for z in self.reserves:
             st.seat_piles[z][seat] = 0
+        self._lay_aside(st, seat)
 
     def reserve_of(self, st: State, seat: int) -> int:
         """The cards of a seat's reserve, in whichever of its zones it lies."""
@@ -706,11 +819,13 @@ class BookMelding(CheckingDoer):
             got = stock[-self.draw:]
             del stock[-self.draw:]
             st.hands[seat] |= st.game.deck.mask(got)
+            self._lay_aside(st, seat)
             bs.stage = "play"
         elif k == "take":
             disc = st.piles[self.discard]
             st.hands[seat] |= st.game.deck.mask(disc)
             st.piles[self.discard] = []
+            self._lay_aside(st, seat)
             bs.stage = "play"
         elif k == "discard":
             c = codec.cards(a)[0]
@@ -769,6 +884,8 @@ class BookMelding(CheckingDoer):
             by_kind.setdefault(codec.kind(a), []).append(a)
         if "answer" in by_kind:
             return codec.encode("answer", choice="yes")
+        if "ask" in by_kind and self.ask_required:  # the question comes before going out
+            return by_kind["ask"][0]
         melds = [a for a in by_kind.get("meld", ()) if not self.wilds_in(codec.cards(a))]
         melds = melds or by_kind.get("meld", [])
         adds = by_kind.get("add", [])
@@ -850,7 +967,8 @@ class BookMelding(CheckingDoer):
                 **({"answer": bs.answer} if bs.answer else {})}
 
     def fact_names(self) -> list[str]:
-        return ["clean_books", "dirty_books", "wild_books", "melded", "melded_plain", "held", "went_out", "ended_by"]
+        return ["clean_books", "dirty_books", "wild_books", "melded", "melded_plain", "held", "went_out", "ended_by",
+                "set_aside", "laid_out"]
 
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
         bs = self._bs(st)
@@ -866,7 +984,10 @@ class BookMelding(CheckingDoer):
         return {"clean_books": clean, "dirty_books": dirty, "wild_books": wild,
                 "melded": sum(self.value[c] for m in mine for c in m[3]),
                 "melded_plain": sum(self.value[c] for m in mine if self.book_kind(m) != "wild" for c in m[3]),
-                "held": held, "went_out": bs.out_seat in seats, "ended_by": bs.ended_by or "exhausted"}
+                "held": held, "went_out": bs.out_seat in seats, "ended_by": bs.ended_by or "exhausted",
+                "set_aside": sum(st.seat_piles[self.aside_zone][s].bit_count() for s in seats) if self.aside_zone
+                else 0,
+                "laid_out": any(bs.laid_out >> s & 1 for s in seats)}
 
     def result_fields(self, st: State) -> dict[str, Any]:
         bs = self._bs(st)
@@ -884,7 +1005,9 @@ class BookMelding(CheckingDoer):
         assert self.game is not None
         n = self.game.deck.size
         hold = self.game.deck.size  # a hand never holds more than the deck
-        moves = [Transfer("draw from the pickup pile", self.stock, HAND, (1, self.draw), ("draw_stock",)),
+        # with set_aside, the cards drawn to replace those laid aside come with the draw (at most one a card)
+        moves = [Transfer("draw from the pickup pile", self.stock, HAND, (1, self.draw + self.asides.bit_count()),
+                          ("draw_stock",)),
                  Transfer("discard", HAND, self.discard, 1, ("discard",)),
                  Transfer("start a set", HAND, self.meld_zone, self.min_size, ("meld",)),
                  Transfer("add a card to a set", HAND, self.meld_zone, 1, ("add",)),
@@ -894,6 +1017,12 @@ class BookMelding(CheckingDoer):
                             ("meld", "add", "discard"), follow_on=True) for z in self.reserves)]
         if self.take_pile != "never":
             moves.append(Transfer("take the whole discard pile", self.discard, HAND, ALL, ("take",)))
+        if self.asides:
+            kinds = ("take", "meld", "add", "discard")  # taking the pile; taking up the reserve
+            moves += [Transfer("draw a replacement for a card laid aside", self.stock, HAND, (1, hold), kinds,
+                               follow_on=True),
+                      Transfer("lay a card aside face up", HAND, self.aside_zone, (1, hold), ("draw_stock", *kinds),
+                               follow_on=True)]
         if self.exhausted == "reshuffle":
             moves.append(Transfer("reshuffle the discards into the pickup pile", self.discard, self.stock,
                                   (1, n - 1), ("discard", "meld", "add"), chance=True, follow_on=True))
@@ -903,7 +1032,8 @@ class BookMelding(CheckingDoer):
                  Fact("wild_books", tuple(range(self.max_books() + 1 if self.wild_sets else 1))),
                  Fact("melded", tuple(range(pos + 1))), Fact("melded_plain", tuple(range(pos + 1))),
                  Fact("held", tuple(range(sum(self.penalty) + 1))),
-                 Fact("went_out", BOOL), Fact("ended_by", ("went_out", "exhausted")))
+                 Fact("went_out", BOOL), Fact("ended_by", ("went_out", "exhausted")),
+                 Fact("set_aside", tuple(range(self.asides.bit_count() + 1))), Fact("laid_out", BOOL))
         if self.exhausted == "reshuffle" and self.reshuffles < 0:
             why = "the discards are reshuffled into the pickup pile, so turns may go on without end"
         elif self.take_pile != "never":

@@ -7,7 +7,9 @@ one`` stops asking once someone has declared, and ``effect`` says what a
 declaration does:
 
 * ``partner_sits_out``: the declarer's partners take no part in the play
-  (Euchre's going alone); scoring sees a ``bool`` fact named after the choice;
+  (Euchre's going alone); scoring sees a ``bool`` fact named after the choice.
+  A player whose partners all sit out already (bid-euchre's moon, played alone)
+  is not asked;
 * ``zero_tricks_bet``: a bet to win no tricks (Bird Dog's Nil); scoring sees
   an ``enum`` fact ``none / made / broken``, and ``<choice>_against``, the same for
   the other entities' bets (``made`` if any of them made one, else ``broken`` if any
@@ -244,6 +246,15 @@ class Declarations(Component):
         return self.who == "not_declarer" and bool(st.contract.decl[seat] & self.bit)
 
     def _asked(self, st: State) -> tuple[int, ...]:
+        """The seats asked, in order; under ``partner_sits_out`` never a seat whose partners all sit out
+        already (a Bid Euchre moon is played alone: going alone would change nothing)."""
+        seats = self._candidates(st)
+        if self.effect != "partner_sits_out":
+            return seats
+        pm, out = st.game.partners_mask, st.contract.out
+        return tuple(s for s in seats if not pm[s] or pm[s] & ~out)
+
+    def _candidates(self, st: State) -> tuple[int, ...]:
         if not self.enabled:
             return ()
         maker = st.contract.maker

@@ -23,17 +23,40 @@ who has drawn may instead go out (``go out X``: every other card laid in melds,
 ``X`` discarded); the others then have ``go_out.final_turns`` more turns (in which
 they may go out too when ``go_out.after_first`` is ``allowed``).
 
-Used by: riding-the-bus (and, with melding, the-card-game and hand-and-foot).
+Two ``melding`` parameters only these turns read (:class:`TurnMeldRules`), both The
+Card Game's house rules: ``jokers`` (``natural``, the default: a joker is in no meld;
+``wild``: every joker is wild in every round beside the round's wild rank, and a
+``JK`` entry in ``values`` is its points when left in hand; the deck's ``jokers``
+puts them in the pack) and ``lay_down`` (``out_only``, the default: melds are laid
+only by going out; ``early``: after drawing, a player may lay down one meld of
+their own cards at a time, ``meld X Y Z``, and add a card to a meld they laid,
+``lay off N X`` with N the meld's place in laying order, on that or a later turn,
+always keeping a card to discard, and a second one unless that discard may go
+out; a player left with one card goes out by discarding it, ``go out X``).
+
+With ``buy: {limit, penalty}`` (``limit`` buys per player per round; 0: none) a
+discard may be bought out of turn: the player about to draw has first refusal
+(``draw discard``, or ``pass`` to let it go, while someone may still buy it); then
+each other player in turn from their left, except the one who threw it, may
+``buy`` it (the discard and ``penalty`` cards from the top of the stock) or
+``pass``; the first buy ends the asking and the waiting player draws from the
+stock. There is no buying once someone has gone out or knocked, or when the stock
+holds fewer than ``penalty + 1`` cards.
+
+Used by: riding-the-bus (and, with melding, the-card-game: ``jokers: wild``,
+``lay_down: early`` and ``buy.limit: 1`` as house-rule readings).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from itertools import permutations
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from itertools import permutations, product
 from typing import TYPE_CHECKING, Any
 
+from .. import melds
 from ..actions import Action, KindSig
+from ..cards import Card, CardMask, Deck
 from ..errors import Source, SpecError
 from ..tables import Value
 from .base import Component
@@ -57,6 +80,156 @@ class TurnState(MeldState):
     knocker: int = -1
     knock_left: int = 0
     ended_by: str = ""
+    laid_by: tuple[int, ...] = ()
+    """The seat that laid each meld of ``laid`` (same order)."""
+    discarder: int = -1
+    """The seat whose discard ended the last turn (-1: none yet, or the turn ended otherwise)."""
+    bought: tuple[int, ...] = ()
+    """``buy``: the seats that bought this round, once per buy."""
+    buy_for: int = -1
+    """``buy``: the player whose turn waits while the others are asked to buy (-1: no buying under way)."""
+
+
+TURN_KEYS = ("jokers", "jokers_source", "lay_down", "lay_down_source")
+"""The ``melding`` keys that only ``draw_discard`` turns read (:class:`TurnMeldRules`)."""
+
+
+@dataclass
+class TurnMeldRules(MeldRules):
+    """A ``melding`` clause with the parameters only ``draw_discard`` turns read.
+
+    ``jokers``: ``natural`` (the default: a joker, if the deck has any, is in no
+    meld) or ``wild`` (every joker is wild in every round, beside the round's wild
+    rank; a ``JK`` entry in ``values`` is what a joker left in hand counts; The
+    Card Game's ``jokers`` house rule). ``lay_down``: ``out_only`` (the default:
+    melds are laid only by going out) or ``early`` (after drawing, a player may lay
+    down melds of their own and add cards to their own melds without going out,
+    and goes out later with the last card as the discard; The Card Game's
+    ``lay_down`` house rule).
+    """
+
+    jokers_wild: bool = False
+    joker_value: int = 0
+    lay_down: str = "out_only"
+    lay_down_source: Source | None = None
+
+    @staticmethod
+    def build_turns(d: Mapping[str, Any], key: str, file: str) -> TurnMeldRules:
+        """Compile the clause: :meth:`MeldRules.build` plus ``jokers``, a ``JK`` value and ``lay_down``."""
+        own = {"jokers": ("natural", "wild"), "lay_down": ("out_only", "early")}
+        for name, allowed in own.items():
+            if d.get(name, allowed[0]) not in allowed:
+                raise SpecError(f"{name} must be one of {list(allowed)}", file, key=f"{key}.{name}")
+        values = dict(d["values"])
+        joker_value = values.pop("JK", 0)
+        if type(joker_value) is not int or joker_value < 0:
+            raise SpecError("card values must be non-negative integers", file, key=f"{key}.values")
+        base = MeldRules.build({**{k: v for k, v in d.items() if k not in TURN_KEYS}, "values": values}, key, file)
+        m = TurnMeldRules(**{f.name: getattr(base, f.name) for f in fields(MeldRules)})
+        m.jokers_wild = d.get("jokers", "natural") == "wild"
+        m.joker_value = joker_value
+        m.lay_down = d.get("lay_down", "out_only")
+        m.lay_down_source = Source(**d["lay_down_source"]) if "lay_down_source" in d else m.go_out_source
+        return m
+
+    def bind(self, game: Game, key: str) -> None:
+        """As :meth:`MeldRules.bind`; a joker then counts its ``JK`` value."""
+        super().bind(game, key)
+        rank_of = game.deck.rank_of
+        self.value_of = tuple(self.joker_value if rank_of[c] < 0 else v for c, v in enumerate(self.value_of))
+
+    def is_wild(self, c: Card, ridx: int) -> bool:
+        """Whether card ``c`` is wild in round row ``ridx`` (the round's wild rank; a joker with ``jokers: wild``)."""
+        assert self.deck is not None
+        r = self.deck.rank_of[c]
+        w = self.wild_by_round[ridx]
+        return (w >= 0 and r == w) or (r < 0 and self.jokers_wild)
+
+    def _cards(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], tuple[int, ...], tuple[int, ...],
+                                                         tuple[bool, ...]]:
+        cards, ranks, suits, wild = super()._cards(hand, ridx)
+        if self.jokers_wild:
+            wild = tuple(w or r < 0 for r, w in zip(ranks, wild, strict=True))
+        return cards, ranks, suits, wild
+
+    def is_meld_of(self, group: tuple[Card, ...], ridx: int) -> bool:
+        """Whether the cards ``group`` make one meld in round row ``ridx``."""
+        assert self.deck is not None
+        d = self.deck
+        return melds.is_meld(tuple(d.rank_of[c] for c in group), tuple(d.suit_of[c] for c in group),
+                             tuple(self.is_wild(c, ridx) for c in group), self.kinds, self.min_size,
+                             self.min_natural, **self.rule)
+
+    def tally_deadwood(self, hand: CardMask, ridx: int, table: tuple[tuple[Card, ...], ...] = ()) -> int:
+        """As :meth:`MeldRules.tally_deadwood`, wild jokers included."""
+        if not self.jokers_wild or self.lay_off != "table" or not table or not hand:
+            return super().tally_deadwood(hand, ridx, table)
+        assert self.deck is not None
+        d = self.deck
+        cards = tuple(d.cards_of(hand))
+
+        def compute() -> int:
+            reachable = {0}  # the sets of hand cards (as masks) that can be laid off together
+            for meld in table:
+                nat = [c for c in meld if not self.is_wild(c, ridx)]
+                near = [c for c in cards if self.is_wild(c, ridx) or not nat
+                        or any(d.rank_of[c] == d.rank_of[x] or d.suit_of[c] == d.suit_of[x] for x in nat)]
+                fits = []
+                for bits in range(1, 1 << len(near)):
+                    sub = tuple(near[i] for i in range(len(near)) if bits >> i & 1)
+                    if self.is_meld_of(tuple(meld) + sub, ridx):
+                        fits.append(sum(1 << c for c in sub))
+                reachable |= {r | f for r in reachable for f in fits if not r & f}
+            best = self.deadwood(hand, ridx)
+            for off in sorted(reachable, key=lambda m: -self.value(m)):
+                if best == 0:
+                    break
+                best = min(best, self.deadwood(hand & ~off, ridx))
+            return best
+        return int(self._memoised("tally", hand, ridx, compute, table))
+
+    def meld_choices(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], ...]:
+        """Every single meld that can be laid from ``hand`` (``lay_down: early``), sorted.
+
+        Copies of one face are interchangeable, so each meld names the first
+        copies held (as a legal-action list does); wild cards of different faces
+        give different melds.
+        """
+        def compute() -> tuple[tuple[Card, ...], ...]:
+            cards, ranks, suits, wild = self._cards(hand, ridx)
+            classes = melds._classes(ranks, suits, wild, tuple(self.value_of[c] for c in cards))
+            r = self.rule
+            rule = (-1, 1, (), r["n_ranks"], r["ace_rank"], r["ace_low"], r["ace_high"], r["wrap"],
+                    r["distinct_suits"])
+            cands = melds._hand_cands(ranks, suits, wild, classes, self.kinds, self.min_size, self.min_natural,
+                                      rule, r["wild_sets"])
+            faces: dict[tuple[int, int], list[int]] = {}
+            for i, w in enumerate(wild):
+                if w:
+                    faces.setdefault((ranks[i], suits[i]), []).append(i)
+            wilds = list(faces.values())
+            out: set[tuple[Card, ...]] = set()
+            for packed, ks in cands.items():
+                nat = [i for j, c in enumerate(classes) for i in c[:packed >> melds._F * j & 31]]
+                for k in ks:
+                    if k == 0 and not nat:
+                        continue
+                    for split in product(*(range(len(f) + 1) for f in wilds)):
+                        if sum(split) == k:
+                            picked = nat + [i for f, n in zip(wilds, split, strict=True) for i in f[:n]]
+                            out.add(tuple(sorted(cards[i] for i in picked)))
+            return tuple(sorted(out))
+        return tuple(self._memoised("choices", hand, ridx, compute))
+
+    def max_deadwood(self, game: Game, extra: int = 0) -> int:
+        """The largest deadwood a hand of any round can have: its size (plus ``extra`` cards bought) in the
+        deck's dearest cards."""
+        top = sorted(self.value_of, reverse=True)
+        return max(sum(top[:d.hand_size + extra]) for d in game.round_deals)
+
+
+MAX_LAID = 255
+"""``lay_down: early``: the melds of one round a ``lay off N X`` action can name (N from 1)."""
 
 
 class DrawDiscard(Component):
@@ -101,7 +274,14 @@ class DrawDiscard(Component):
         if self.discard_drawn not in ("allowed", "forbidden"):
             raise SpecError("discard_drawn must be allowed or forbidden", file, key=f"{key}.discard_drawn")
         ml = d.get("melding")
-        self.melding: MeldRules | None = MeldRules.build(ml, f"{key}.melding", file) if ml else None
+        self.melding: TurnMeldRules | None = TurnMeldRules.build_turns(ml, f"{key}.melding", file) if ml else None
+        buy = d.get("buy")
+        self.buy_limit: int = buy["limit"] if buy else 0
+        """Buys per player per round (0: no buying)."""
+        self.buy_penalty: int = buy.get("penalty", 1) if buy else 0
+        self.buy_source: Source = Source(**buy["source"]) if buy else self.source
+        if buy and (type(self.buy_limit) is not int or self.buy_limit < 0):
+            raise SpecError("buy.limit must be a whole number, 0 for no buying", file, key=f"{key}.buy.limit")
         ra = d.get("reveal_at_end")
         self.reveal_source: Source | None = Source(**ra["source"]) if ra else None
         """Every player still in shows their hand when the round ends (``hands_shown`` in the result)."""
@@ -119,6 +299,11 @@ class DrawDiscard(Component):
             out.append(KindSig("knock"))
         if self.melding is not None:
             out.append(KindSig("go_out", cards=(1, 1)))
+        if self.buy_limit:
+            out += [KindSig("pass"), KindSig("buy")]
+        if self.melding is not None and self.melding.lay_down == "early":
+            out.append(KindSig("meld", cards=(self.melding.min_size, melds.MAX_CARDS)))
+            out.append(KindSig("lay_off", number=(1, MAX_LAID), cards=(1, 1)))
         return out
 
     def bind(self, game: Game) -> None:
@@ -127,9 +312,15 @@ class DrawDiscard(Component):
             raise SpecError("a draw_discard phase needs a hand_value or a melding clause", self.file, key=self.key)
         if self.melding is not None:
             self.melding.bind(game, f"{self.key}.melding")
+            if self.buy_limit and max(d.hand_size for d in game.round_deals) + self.buy_limit * (
+                    1 + self.buy_penalty) + 1 > melds.MAX_CARDS:
+                raise SpecError(f"with buying a hand may grow past {melds.MAX_CARDS} cards, more than melding handles",
+                                self.file, key=f"{self.key}.buy.limit")
         cards = range(game.deck.size)  # the one-card actions, encoded once (legal() is the hot path)
         self._discard_acts = tuple(self.codec.encode("discard", cards=(c,)) for c in cards)
         self._out_acts = tuple(self.codec.encode("go_out", cards=(c,)) for c in cards) if self.melding else ()
+        self._plain = {s.kind: self.codec.encode(s.kind) for s in self.action_sigs()  # actions naming nothing
+                       if s.cards == (0, 0) and s.number is None and not s.choices and not s.suit}
         if self.stock not in {p.name for p in game.deal.piles}:
             raise SpecError(f"stock pile '{self.stock}' is not dealt", self.file, key=f"{self.key}.stock")
         if self.takes and self.take_then == "exchange_hand" and any(
@@ -159,6 +350,31 @@ class DrawDiscard(Component):
         if self.melding is None:
             return None
         return self.melding.wild_by_round[st.game.round_index(st.hand_no)], self.melding.value_of
+
+    @property
+    def bot_choice(self) -> Callable[[State, list[Action]], Action] | None:
+        """The bots' own play (``cardspec.engine.bots``) under ``lay_down: early`` only (None otherwise: the
+        general rule bot plays): go out, else add a card to one's melds, else lay down a meld, else discard the
+        card whose loss leaves the least deadwood (the dearest of equals); draw from the pickup pile."""
+        if self.melding is None or self.melding.lay_down != "early":
+            return None
+        return self._early_bot
+
+    def _early_bot(self, st: State, legal: list[Action]) -> Action:
+        codec = self.codec
+        for kind in ("go_out", "lay_off", "meld"):
+            acts = [a for a in legal if codec.kind(a) == kind]
+            if acts:
+                return max(acts, key=lambda a: (len(codec.cards(a)), -a)) if kind == "meld" else acts[0]
+        discards = [a for a in legal if codec.kind(a) == "discard"]
+        if not discards:
+            return next((a for a in legal if codec.kind(a) == "draw_stock"), legal[0])
+        m = self.melding
+        assert m is not None
+        hand = st.hands[st.cur]
+        ridx = st.game.round_index(st.hand_no)
+        return min(discards, key=lambda a: (m.deadwood(hand & ~(1 << codec.cards(a)[0]), ridx),
+                                            -m.value_of[codec.cards(a)[0]], a))
 
     def fact_names(self) -> list[str]:
         return ["knocker", "ended_by"] + (["deadwood", "went_out"] if self.melding is not None else [])
@@ -191,6 +407,41 @@ class DrawDiscard(Component):
             out["also_went_out"] = list(ms.later_out)
         return out
 
+    def _may_go_out(self, st: State) -> bool:
+        """Whether the player to act may go out now (``go_out.first_turn`` and ``go_out.after_first``)."""
+        m = self.melding
+        assert m is not None
+        ms = self._ms(st)
+        if ms.turns < sum(st.active) and m.first_turn == "forbidden":
+            return False
+        return ms.out_seat < 0 or m.after_first == "allowed"
+
+    def _keeps(self, st: State, rest: CardMask) -> bool:
+        """``lay_down: early``: whether a hand left with ``rest`` after laying cards down can still end the turn:
+        a card it may discard, and a second card unless that discard may go out."""
+        ms = self._ms(st)
+        drawn = ms.drawn if self.discard_drawn == "forbidden" else -1
+        if not rest & ~(1 << drawn if drawn >= 0 else 0):
+            return False
+        return self._may_go_out(st) or rest.bit_count() >= 2
+
+    def _lay_acts(self, st: State, hand: CardMask) -> list[Action]:
+        """``lay_down: early``: the melds the player may lay down, and the cards they may add to their own melds."""
+        m = self.melding
+        assert m is not None
+        deck = st.game.deck
+        ridx = st.game.round_index(st.hand_no)
+        codec = self.codec
+        out = [codec.encode("meld", cards=meld) for meld in m.meld_choices(hand, ridx)
+               if self._keeps(st, hand & ~Deck.mask(meld))]
+        ms = self._ms(st)
+        held = deck.cards_of(deck.canonical(hand) if deck.has_copies else hand)
+        for n, (meld, by) in enumerate(zip(ms.laid, ms.laid_by, strict=True)):
+            if by == st.cur and n < MAX_LAID:
+                out.extend(codec.encode("lay_off", number=n + 1, cards=(c,)) for c in held
+                           if self._keeps(st, hand & ~(1 << c)) and m.is_meld_of((*meld, c), ridx))
+        return out
+
     def _go_out_discards(self, st: State, hand: int, drawn: int) -> list[int]:
         """The distinct discards after which the rest of ``hand`` can all be laid in melds."""
         m = self.melding
@@ -207,6 +458,32 @@ class DrawDiscard(Component):
         self._ms(st).ended_by = how
         st.cur = -1
         st.next_phase()
+
+    def _buyers(self, st: State, after: int) -> list[int]:
+        """``buy``: the players who may still buy the top discard, in turn order from the seat after ``after``
+        to the last before the waiting player (not the waiting player, not the discarder)."""
+        ms = self._ms(st)
+        out = []
+        seat = st.next_seat(after)
+        while seat != ms.buy_for and seat != after:
+            if seat != ms.discarder and ms.bought.count(seat) < self.buy_limit:
+                out.append(seat)
+            seat = st.next_seat(seat)
+        return out
+
+    def _buy_open(self, st: State) -> bool:
+        """``buy``: whether the player about to draw has first refusal of a discard that others may buy: a discard
+        ended the last turn, nobody has gone out or knocked, the pickup pile holds the penalty card and a card
+        for the waiting player, and someone may still buy."""
+        ms = self._ms(st)
+        if not self.buy_limit or ms.discarder < 0 or ms.out_seat >= 0 or ms.knocker >= 0 \
+                or not st.piles[self.discard] or len(st.piles[self.stock]) < self.buy_penalty + 1:
+            return False
+        ms.buy_for = st.cur
+        try:
+            return bool(self._buyers(st, st.cur))
+        finally:
+            ms.buy_for = -1
 
     def _begin_turn(self, st: State, seat: int) -> None:
         st.cur = seat
@@ -228,6 +505,9 @@ class DrawDiscard(Component):
             st.piles[self.melding.pile] = []
         self._ms(st).knocker = -1
         self._ms(st).turns = -1  # _begin_turn counts the first turn as turn 0
+        self._ms(st).discarder = -1
+        self._ms(st).bought = ()
+        self._ms(st).buy_for = -1
         if self.check_after_deal and self.instant_units is not None and any(
                 st.active[s] and self.hv.value(st.hands[s]) == self.instant_units
                 for s in range(len(st.hands))):
@@ -264,29 +544,41 @@ class DrawDiscard(Component):
             acts = [self._discard_acts[c] for c in deck.cards_of(held) if c != drawn]
             if self.melding is not None and (self._ms(st).out_seat < 0 or self.melding.after_first == "allowed"):
                 outs = [self._out_acts[c] for c in self._go_out_discards(st, hand, drawn)]
-                if outs and self.melding.when_able == "compulsory":
-                    return outs  # a player who can go out must
+                if outs and (self.melding.when_able == "compulsory" or not hand & (hand - 1)):
+                    return outs  # a player who can go out must; a last card is discarded by going out
                 acts += outs
+            if self.melding is not None and self.melding.lay_down == "early":
+                acts += self._lay_acts(st, hand)
+                acts.sort()
             return acts
         disc = st.piles[self.discard]
-        out = [codec.encode("draw_stock")]
+        plain = self._plain
+        if self._ms(st).stage == "buy":
+            return [plain["pass"], plain["buy"]]
+        if self._ms(st).stage == "draw_stock":
+            return [plain["draw_stock"]]
+        if self._buy_open(st):  # first refusal: take the discard, or let it go to the buyers
+            return [plain["pass"], plain["draw_discard"]]
+        out = [plain["draw_stock"]]
         if disc:
-            out.append(codec.encode("draw_discard"))
+            out.append(plain["draw_discard"])
         if self.takes and len(disc) >= self._take_need():
             if self.take_then == "exchange_hand":
                 out.extend({codec.canonical(codec.encode("take", cards=p), hand)
                             for p in permutations(deck.cards_of(hand))})
             else:
-                out.append(codec.encode("take"))
+                out.append(plain["take"])
         if self.final_turns is not None and self._ms(st).knocker < 0 and (
                 self._ms(st).turns > 0 or self.first_turn_knock == "allowed"):
-            out.append(codec.encode("knock"))
+            out.append(plain["knock"])
         out.sort()
         return out
 
     def apply(self, st: State, a: Action) -> None:
         k = self.codec.kind(a)
         seat = st.cur
+        if k in ("draw_stock", "draw_discard", "take", "knock"):
+            self._ms(st).discarder = -1  # a discard can be bought only before the next player draws
         if k == "draw_stock" or k == "draw_discard":
             pile = st.piles[self.stock if k == "draw_stock" else self.discard]
             c = pile.pop()
@@ -298,7 +590,29 @@ class DrawDiscard(Component):
             c = self.codec.cards(a)[0]
             st.hands[seat] &= ~(1 << c)
             st.piles[self.discard].append(c)
+            self._ms(st).discarder = seat
             self._end_turn(st, seat, False)
+            return
+        if k == "pass" or k == "buy":  # buy: first refusal, then the others in turn
+            ms = self._ms(st)
+            if ms.stage == "draw":  # the waiting player lets the discard go
+                ms.buy_for = seat
+                ms.stage = "buy"
+                st.cur = self._buyers(st, seat)[0]
+                return
+            if k == "buy":
+                st.hands[seat] |= 1 << st.piles[self.discard].pop()
+                for _ in range(self.buy_penalty):
+                    st.hands[seat] |= 1 << st.piles[self.stock].pop()
+                ms.bought = (*ms.bought, seat)
+            rest = self._buyers(st, seat) if k == "pass" else []
+            if rest:
+                st.cur = rest[0]
+                return
+            st.cur = ms.buy_for  # the waiting player draws from the pickup pile
+            ms.buy_for = -1
+            ms.discarder = -1
+            ms.stage = "draw_stock"
             return
         if k == "go_out":
             m = self.melding
@@ -310,12 +624,27 @@ class DrawDiscard(Component):
             st.piles[m.pile].extend(x for meld in laid for x in meld)
             st.hands[seat] = 0
             st.piles[self.discard].append(c)
+            ms.laid_by = ms.laid_by + (seat,) * len(laid)
             if ms.out_seat >= 0:  # going out too, in a turn left (go_out.after_first: allowed)
                 ms.later_out = (*ms.later_out, seat)
             else:
                 ms.out_seat = seat
                 ms.final_left = (sum(st.active) - 1) * m.final_turns
             self._end_turn(st, seat, False)
+            return
+        if k == "meld" or k == "lay_off":  # lay_down: early; the turn goes on
+            m = self.melding
+            assert m is not None
+            ms = self._ms(st)
+            cards = self.codec.cards(a)
+            st.hands[seat] &= ~Deck.mask(cards)
+            if k == "meld":
+                ms.laid = (*ms.laid, cards)
+                ms.laid_by = (*ms.laid_by, seat)
+            else:
+                n = (self.codec.number(a) or 1) - 1
+                ms.laid = tuple((*meld, *cards) if i == n else meld for i, meld in enumerate(ms.laid))
+            st.piles[m.pile] = [c for meld in ms.laid for c in meld]
             return
         if k == "take":
             disc = st.piles[self.discard]
@@ -349,9 +678,32 @@ class DrawDiscard(Component):
             return ("going out lays every other card in melds"
                     + (f" (at most {m.max_melds})" if m.max_melds > 0 else "") + " and discards this one",
                     m.go_out_source)
+        if k in ("meld", "lay_off") and m is not None:
+            if m.lay_down != "early":
+                return "melds are laid only by going out", m.lay_down_source or m.go_out_source
+            if self._ms(st).stage != "discard":
+                return "a player lays down after drawing", m.lay_down_source or m.go_out_source
+            return ("a player lays down one meld of their own cards at a time, or adds a card to a meld they laid, "
+                    "keeping a card to discard (and one more unless that discard may go out)",
+                    m.lay_down_source or m.go_out_source)
+        if k == "discard" and m is not None and self._ms(st).stage == "discard" and st.cur >= 0 \
+                and st.hands[st.cur].bit_count() == 1:
+            return "the last card is discarded by going out", m.go_out_source
         if k == "discard" and m is not None and m.when_able == "compulsory" and self._ms(st).stage == "discard" \
                 and any(self.codec.kind(x) == "go_out" for x in self.legal(st)):
             return "a player who can go out must go out", m.go_out_source
+        if k in ("pass", "buy") and self.buy_limit:
+            if self._ms(st).stage == "buy":
+                return "the player may buy the top discard or pass", self.buy_source
+            return ("only the player about to draw lets a discard go, and only when others may buy it; then the "
+                    "others, in turn, may buy it", self.buy_source)
+        if k in ("draw_stock", "draw_discard") and self._ms(st).stage == "buy":
+            return "the other players are asked in turn whether they buy the top discard", self.buy_source
+        if k == "draw_discard" and self._ms(st).stage == "draw_stock":
+            return "the discard was let go: the player draws from the pickup pile", self.buy_source
+        if k == "draw_stock" and self._ms(st).stage == "draw" and self._buy_open(st):
+            return ("the player first takes the top discard or lets it go, so that others may buy it",
+                    self.buy_source)
         if k == "knock" and self._ms(st).knocker >= 0:
             return "someone has already knocked this round", self.knock_source
         if k == "knock":
@@ -396,7 +748,15 @@ class DrawDiscard(Component):
                                   (m.min_size, max(d.hand_size for d in self.game.round_deals)), ("go_out",)))
             moves.append(Transfer("go out: discard the last card", HAND, self.discard, 1, ("go_out",)))
             facts = [Fact("ended_by", ("went_out", "exhausted")), Fact("deadwood", tuple(range(
-                m.max_deadwood(self.game) + 1))), Fact("went_out", BOOL)]
+                m.max_deadwood(self.game, self.buy_limit * (1 + self.buy_penalty)) + 1))), Fact("went_out", BOOL)]
+        if self.melding is not None and self.melding.lay_down == "early":
+            m = self.melding
+            moves.append(Transfer("lay down a meld", HAND, m.pile, (m.min_size, max(d.hand_size for d in
+                                                                                  self.game.round_deals)), ("meld",)))
+            moves.append(Transfer("add a card to one's own meld", HAND, m.pile, 1, ("lay_off",)))
+        if self.buy_limit:
+            moves.append(Transfer("buy the top discard", self.discard, HAND, 1, ("buy",)))
+            moves.append(Transfer("buy: the penalty card", self.stock, HAND, self.buy_penalty, ("buy",)))
         forced = "go out" if self.melding is not None else "knock"
         return Declared(tuple(moves), None, f"no player is ever forced to {forced}, so turns may go on without end",
                         tuple(facts))
