@@ -324,3 +324,23 @@ def test_is_it_okay_for_me_to_be_done_asked_or_required() -> None:
     st, me = quick_turn(g, keep_one=False)
     do(st, "ask", "yes", "add 3 J", "add 4 10")
     assert st.hand_no == 1 and st.hand_results[0]["went_out"] == me
+
+
+def test_red_threes_laid_aside_with_the_pickup_pile_empty_never_strand_a_player() -> None:
+    """red_threes=laid_aside: a player in the foot who draws the last cards of the pickup pile and lays them
+    all aside as red threes holds no card and cannot be given a replacement; the hand counts as used up (play
+    passes on, and the round ends, the pickup pile being empty). Seeded rule-bot play that reached that
+    position (seed 65, first hand; seed 10015, whole match) always has a legal move until it ends."""
+    import random
+
+    from cardspec.engine.bots import BOTS
+
+    g = Game.from_system("hand-and-foot", {"red_threes": "laid_aside"})
+    for seed, first_hand in ((65, True), (10015, False)):
+        st = g.new_initial_state(seed)
+        bot = BOTS["rule"](random.Random(f"materiality/{seed}"))
+        while not st.is_terminal() and not (first_hand and st.hand_results) and len(st.history) < 100_000:
+            legal = st.legal_actions()
+            assert legal, f"seed {seed}: seat {st.cur} has no legal move after {len(st.history)} actions"
+            st.apply(bot(st, legal))
+        assert st.is_terminal() or (first_hand and st.hand_results)

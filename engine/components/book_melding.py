@@ -748,7 +748,9 @@ class BookMelding(CheckingDoer):
 
     def _lay_aside(self, st: State, seat: int) -> None:
         """``set_aside``: every such card in the seat's hand is laid face up in its ``set_aside.zone`` and
-        replaced by a card from the stock (again if that is one too; none once the stock is empty)."""
+        replaced by a card from the stock (again if that is one too; none once the stock is empty). A hand
+        left empty so is a hand used up (:meth:`_after_giving`): the foot is taken up, or, in the foot, the
+        player goes out with the books or play passes on (and ends at once, the pickup pile being empty)."""
         if not self.asides:
             return
         stock = st.piles[self.stock]
@@ -821,12 +823,16 @@ class BookMelding(CheckingDoer):
             st.hands[seat] |= st.game.deck.mask(got)
             self._lay_aside(st, seat)
             bs.stage = "play"
+            if not st.hands[seat]:  # every card laid aside, the pickup pile too short to replace them
+                self._after_giving(st, seat, False)
         elif k == "take":
             disc = st.piles[self.discard]
             st.hands[seat] |= st.game.deck.mask(disc)
             st.piles[self.discard] = []
             self._lay_aside(st, seat)
             bs.stage = "play"
+            if not st.hands[seat]:
+                self._after_giving(st, seat, False)
         elif k == "discard":
             c = codec.cards(a)[0]
             st.hands[seat] &= ~(1 << c)
@@ -1014,7 +1020,8 @@ class BookMelding(CheckingDoer):
                  Transfer("take back a lay-out short of the minimum", self.meld_zone, HAND, (self.min_size, hold),
                           ("retract",)),
                  *(Transfer(f"take up the {z} when the hand is used up", z, HAND, (1, hold),
-                            ("meld", "add", "discard"), follow_on=True) for z in self.reserves)]
+                            ("meld", "add", "discard", *(("draw_stock", "take") if self.asides else ())),
+                            follow_on=True) for z in self.reserves)]
         if self.take_pile != "never":
             moves.append(Transfer("take the whole discard pile", self.discard, HAND, ALL, ("take",)))
         if self.asides:
