@@ -507,9 +507,9 @@ def test_lay_out_a_joker_and_two_sixes_make_60() -> None:
 
 
 def test_a_lay_out_short_of_the_minimum_is_taken_back_once() -> None:
-    """"Once they have done so, and it’s been verified that they reached the point total needed, they can
-    continue their turn": three kings (30) do not reach 50; the set goes back to the hand (once a turn) and
-    the player draws."""
+    """Register ``short-lay-out``, reading ``take_back`` (the decision): "Once they have done so, and it’s
+    been verified that they reached the point total needed, they can continue their turn": three kings (30)
+    do not reach 50; the set goes back to the hand (once a turn) and the player draws."""
     hand = ["KC", "KD", "KH", *QUIET[:10]]
     st = first_turn(game(), hand)
     me = st.current_player()
@@ -518,6 +518,22 @@ def test_a_lay_out_short_of_the_minimum_is_taken_back_once() -> None:
     do(st, "retract")
     assert faces(st, me) == Counter(hand) and sets(st) == [] and st.piles["melds"] == []
     assert st.legal_action_names() == ["draw stock"]  # no second attempt this turn
+
+
+def test_short_lay_out_lose_turn_ends_the_turn_at_the_take_back() -> None:
+    """Register ``short-lay-out``, reading ``lose_turn``: "it’s been verified that they reached the point
+    total needed" names no remedy; under this reading the three kings (30 of 50) go back to the hand and the
+    turn passes to the left at once, with nothing drawn and nothing discarded."""
+    hand = ["KC", "KD", "KH", *QUIET[:10]]
+    g = game(short_lay_out="lose_turn")
+    st = first_turn(g, hand)
+    me = st.current_player()
+    stock = len(st.piles["stock"])
+    do(st, "meld K K K", "retract")
+    assert faces(st, me) == Counter(hand) and sets(st) == []
+    assert st.current_player() == (me + 1) % g.num_players
+    assert len(st.piles["stock"]) == stock and st.piles["discard"] == []
+    assert "draw stock" in st.legal_action_names()  # the next player's turn starts with the draw
 
 
 def test_the_minimum_rises_50_90_120_150() -> None:

@@ -20,7 +20,9 @@ A turn, in stages:
   (and, with ``lay_out.counts_books``, the bonus of any set that is already a
   book) toward the round's ``lay_out.minimum``; on reaching it the player has
   laid out. Below it, ``retract`` takes every set of this lay-out back to the
-  hand, once per turn (so a lay-out never leaves a player without a move).
+  hand, once per turn (so a lay-out never leaves a player without a move); with
+  ``lay_out.short: take_back`` the turn then goes on, with ``lose_turn`` it ends
+  there (nothing drawn if the lay-out came before the draw, nothing discarded).
   Laying out uses only new sets of the player's own ("distinct sets").
 * ``play`` (after drawing): a player who has laid out starts sets (``meld``)
   and adds single cards to any set of their side (``add N X``: set number
@@ -217,6 +219,12 @@ class BookMelding(CheckingDoer):
         if self.timing not in ("before_draw", "any_time"):
             raise SpecError("lay_out.timing must be before_draw or any_time", file, key=f"{key}.lay_out.timing")
         self.lay_out_source = Source(**lo["source"])
+        self.short: str = lo.get("short", "take_back")
+        """What follows taking back a lay-out short of the minimum: ``take_back`` (the turn goes on) or
+        ``lose_turn`` (the turn ends there)."""
+        if self.short not in ("take_back", "lose_turn"):
+            raise SpecError("lay_out.short must be take_back or lose_turn", file, key=f"{key}.lay_out.short")
+        self.short_source = Source(**lo["short_source"]) if "short_source" in lo else self.lay_out_source
         self.own_sets_source = Source(**lo["own_sets_source"])
         go = d["go_out"]
         self.need_clean: int = go["clean"]
@@ -631,7 +639,7 @@ class BookMelding(CheckingDoer):
             return "the player does not hold that card", self.source
         if k == "retract":
             return None if bs.pending >= 0 else ("only a lay-out short of the minimum is taken back",
-                                                 self.lay_out_source)
+                                                 self.short_source)
         if bs.pending >= 0 and k not in ("meld", "add"):
             return (f"the lay-out must reach {self.minimum_now(st)} points (or be taken back) first",
                     self.lay_out_source)
@@ -867,6 +875,8 @@ class BookMelding(CheckingDoer):
             bs.pending = -1
             bs.opened = -1
             bs.retracted = True
+            if self.short == "lose_turn":  # the failed lay-out costs the rest of the turn
+                self._next(st, seat)
         elif k == "ask":
             bs.asked = True
             bs.stage = "answer"

@@ -139,11 +139,8 @@ class TurnMeldRules(MeldRules):
         self.value_of = tuple(self.joker_value if rank_of[c] < 0 else v for c, v in enumerate(self.value_of))
 
     def is_wild(self, c: Card, ridx: int) -> bool:
-        """Whether card ``c`` is wild in round row ``ridx`` (the round's wild rank; a joker with ``jokers: wild``)."""
-        assert self.deck is not None
-        r = self.deck.rank_of[c]
-        w = self.wild_by_round[ridx]
-        return (w >= 0 and r == w) or (r < 0 and self.jokers_wild)
+        """As :meth:`MeldRules.is_wild`; a joker is wild too with ``jokers: wild``."""
+        return super().is_wild(c, ridx) or (self.jokers_wild and self.deck is not None and self.deck.rank_of[c] < 0)
 
     def _cards(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], tuple[int, ...], tuple[int, ...],
                                                          tuple[bool, ...]]:
@@ -151,42 +148,6 @@ class TurnMeldRules(MeldRules):
         if self.jokers_wild:
             wild = tuple(w or r < 0 for r, w in zip(ranks, wild, strict=True))
         return cards, ranks, suits, wild
-
-    def is_meld_of(self, group: tuple[Card, ...], ridx: int) -> bool:
-        """Whether the cards ``group`` make one meld in round row ``ridx``."""
-        assert self.deck is not None
-        d = self.deck
-        return melds.is_meld(tuple(d.rank_of[c] for c in group), tuple(d.suit_of[c] for c in group),
-                             tuple(self.is_wild(c, ridx) for c in group), self.kinds, self.min_size,
-                             self.min_natural, **self.rule)
-
-    def tally_deadwood(self, hand: CardMask, ridx: int, table: tuple[tuple[Card, ...], ...] = ()) -> int:
-        """As :meth:`MeldRules.tally_deadwood`, wild jokers included."""
-        if not self.jokers_wild or self.lay_off != "table" or not table or not hand:
-            return super().tally_deadwood(hand, ridx, table)
-        assert self.deck is not None
-        d = self.deck
-        cards = tuple(d.cards_of(hand))
-
-        def compute() -> int:
-            reachable = {0}  # the sets of hand cards (as masks) that can be laid off together
-            for meld in table:
-                nat = [c for c in meld if not self.is_wild(c, ridx)]
-                near = [c for c in cards if self.is_wild(c, ridx) or not nat
-                        or any(d.rank_of[c] == d.rank_of[x] or d.suit_of[c] == d.suit_of[x] for x in nat)]
-                fits = []
-                for bits in range(1, 1 << len(near)):
-                    sub = tuple(near[i] for i in range(len(near)) if bits >> i & 1)
-                    if self.is_meld_of(tuple(meld) + sub, ridx):
-                        fits.append(sum(1 << c for c in sub))
-                reachable |= {r | f for r in reachable for f in fits if not r & f}
-            best = self.deadwood(hand, ridx)
-            for off in sorted(reachable, key=lambda m: -self.value(m)):
-                if best == 0:
-                    break
-                best = min(best, self.deadwood(hand & ~off, ridx))
-            return best
-        return int(self._memoised("tally", hand, ridx, compute, table))
 
     def meld_choices(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], ...]:
         """Every single meld that can be laid from ``hand`` (``lay_down: early``), sorted.

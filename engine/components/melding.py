@@ -220,6 +220,20 @@ class MeldRules:
             return sum(values) - best
         return int(self._memoised("deadwood", hand, ridx, compute))
 
+    def is_wild(self, c: Card, ridx: int) -> bool:
+        """Whether card ``c`` is wild in round row ``ridx`` (the round's wild rank)."""
+        assert self.deck is not None
+        w = self.wild_by_round[ridx]
+        return w >= 0 and self.deck.rank_of[c] == w
+
+    def is_meld_of(self, group: tuple[Card, ...], ridx: int) -> bool:
+        """Whether the cards ``group`` make one meld in round row ``ridx``."""
+        assert self.deck is not None
+        d = self.deck
+        return melds.is_meld(tuple(d.rank_of[c] for c in group), tuple(d.suit_of[c] for c in group),
+                             tuple(self.is_wild(c, ridx) for c in group), self.kinds, self.min_size,
+                             self.min_natural, **self.rule)
+
     def tally_deadwood(self, hand: CardMask, ridx: int, table: tuple[tuple[Card, ...], ...] = ()) -> int:
         """The deadwood counted against ``hand`` at the end of a round whose laid melds are ``table``.
 
@@ -231,24 +245,19 @@ class MeldRules:
             return self.deadwood(hand, ridx)
         assert self.deck is not None
         d = self.deck
-        w = self.wild_by_round[ridx]
         cards = tuple(d.cards_of(hand))
-
-        def is_meld(group: tuple[Card, ...]) -> bool:
-            return melds.is_meld(tuple(d.rank_of[c] for c in group), tuple(d.suit_of[c] for c in group),
-                                 tuple(w >= 0 and d.rank_of[c] == w for c in group), self.kinds, self.min_size,
-                                 self.min_natural, **self.rule)
+        wild = self.is_wild
 
         def compute() -> int:
             reachable = {0}  # the sets of hand cards (as masks) that can be laid off together
             for meld in table:
-                nat = [c for c in meld if not (w >= 0 and d.rank_of[c] == w)]
-                near = [c for c in cards if (w >= 0 and d.rank_of[c] == w) or not nat
+                nat = [c for c in meld if not wild(c, ridx)]
+                near = [c for c in cards if wild(c, ridx) or not nat
                         or any(d.rank_of[c] == d.rank_of[x] or d.suit_of[c] == d.suit_of[x] for x in nat)]
                 fits = []
                 for bits in range(1, 1 << len(near)):
                     sub = tuple(near[i] for i in range(len(near)) if bits >> i & 1)
-                    if is_meld(tuple(meld) + sub):
+                    if self.is_meld_of(tuple(meld) + sub, ridx):
                         fits.append(sum(1 << c for c in sub))
                 reachable |= {r | f for r in reachable for f in fits if not r & f}
             best = self.deadwood(hand, ridx)
