@@ -353,8 +353,10 @@ def verify_rows(systems: Sequence[str], timeout_ms: int, workers: int = 1, backe
     work = sorted(((len(idx), k, idx) for k, spec in enumerate(specs) for idx in deal_groups(spec)),
                   key=lambda w: (-w[0], w[1], w[2][0]))
     done: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    # every part in flight at once: a worker done with its part starts the next at once, rather than wait
+    # for the (largest, first) part ahead of it to be collected; the parts are few and their findings small
     parts = ordered(verify_part, ((systems[k], idx, timeout_ms) for _, k, idx in work), workers, backend,
-                    address, in_flight=1)
+                    address, in_flight=max(1, -(-len(work) // workers)))
     for (_, k, idx), found in zip(work, parts, strict=True):
         for i, rows in zip(idx, found, strict=True):
             done[(k, i)] = rows

@@ -180,7 +180,7 @@ def _move(n: int, src: str, dst: str, k: int, swap: bool) -> Callable[[z3.Contex
             new[1][c] = z3.Or(z3.And(mem[1][c], z3.Not(my)), mx)
         cons.append(z3.Or([z3.Not(_exactly_one(new, c)) for c in range(n)]))
         ids = [z3.Sum([z3.If(sel[c], c, 0) for c in range(n)]) for sel in xs + ys]
-        return Query(ctx, cons, {f"card {i}": x for i, x in enumerate(ids)})
+        return Query(ctx, cons, {f"card {i}": x for i, x in enumerate(ids)}, "QF_FD", memo=False)
 
     return build
 
@@ -207,6 +207,6 @@ def _regroup(n: int, src: str, dst: str, everything: bool, lo: int = 0, hi: int 
                [z3.Or(z3.And(mem[1][c], z3.Not(bwd[c])), fwd[c]) for c in range(n)],
                [mem[2][c] for c in range(n)]]
         cons.append(z3.Or([z3.Not(_exactly_one(new, c)) for c in range(n)]))
-        return Query(ctx, cons, {})
+        return Query(ctx, cons, {}, "QF_FD", memo=False)
 
     return build

@@ -194,9 +194,28 @@ def queries(game: Game) -> list[tuple[str, Callable[[z3.Context], Query]]]:
     return out
 
 
-def engine_agrees(game: Game) -> tuple[bool, dict[str, Any] | None]:
-    """Compare the engine's trick tables with the model, for every trump context (no solver search)."""
+ModelTables = dict[tuple[int, int], tuple[list[list[int]], list[int]]]
+"""The model's trick tables: for each trump context (trump suit, trump card), the power of each card
+for each led suit and each card's effective suit."""
+
+
+def _contexts(game: Game) -> list[tuple[int, int]]:
     assert game.ranking is not None
+    d = game.deck
+    contexts = [(-1, -1)] + [(tsuit, c) for tsuit in range(len(d.suits)) for c in range(d.size)
+                             if d.suit_of[c] == tsuit]
+    if not game.ranking.twin_top:
+        contexts = [(-1, -1)] + [(tsuit, -1) for tsuit in range(len(d.suits))]
+    if game.ranking.low is not None:
+        contexts.append((LOW_NO_TRUMP, -1))
+    return contexts
+
+
+def model_tables(game: Game) -> ModelTables:
+    """The model's power and effective suit of every card in every trump context, evaluated by z3.
+
+    They depend only on the deck and the ranking's parameters, so callers may keep them for every option
+    set that leaves those unchanged (:class:`~cardspec.verification.report.Verifier` does)."""
     d = game.deck
     ctx = z3.Context()
     m = RankModel(game, ctx)
@@ -204,23 +223,35 @@ def engine_agrees(game: Game) -> tuple[bool, dict[str, Any] | None]:
     r, s = z3.Int("r", ctx), z3.Int("s", ctx)
     p_expr = m.power(r, s, t, led, tr, ts)
     e_expr = m.eff(r, s, t, tr, ts)
-    contexts = [(-1, -1)] + [(tsuit, c) for tsuit in range(len(d.suits)) for c in range(d.size)
-                             if d.suit_of[c] == tsuit]
-    if not game.ranking.twin_top:
-        contexts = [(-1, -1)] + [(tsuit, -1) for tsuit in range(len(d.suits))]
-    if game.ranking.low is not None:
-        contexts.append((LOW_NO_TRUMP, -1))
-    for tsuit, tcard in contexts:
-        tt = game.trick_tables(tsuit, tcard)
-        trump_name = d.suits[tsuit] if tsuit >= 0 else "low" if tsuit == LOW_NO_TRUMP else None
+    out: ModelTables = {}
+    for tsuit, tcard in _contexts(game):
         trank = d.rank_of[tcard] if tcard >= 0 else 0
-        model_masks = [0] * len(d.suits)
+        power = [[0] * d.size for _ in d.suits]
+        eff = [0] * d.size
         for lsuit, c in product(range(len(d.suits)), range(d.size)):
             sub = [(t, z3.IntVal(tsuit, ctx)), (led, z3.IntVal(lsuit, ctx)), (tr, z3.IntVal(trank, ctx)),
                    (ts, z3.IntVal(tsuit, ctx)), (r, z3.IntVal(d.rank_of[c], ctx)),
                    (s, z3.IntVal(d.suit_of[c], ctx))]
-            want = z3.simplify(z3.substitute(p_expr, *sub)).as_long()
-            eff = z3.simplify(z3.substitute(e_expr, *sub)).as_long()
+            power[lsuit][c] = z3.simplify(z3.substitute(p_expr, *sub)).as_long()
+            if lsuit == 0:
+                eff[c] = z3.simplify(z3.substitute(e_expr, *sub)).as_long()
+        out[(tsuit, tcard)] = (power, eff)
+    return out
+
+
+def engine_agrees(game: Game, model: ModelTables | None = None) -> tuple[bool, dict[str, Any] | None]:
+    """Compare the engine's trick tables with the model (``model``, else :func:`model_tables`), for every
+    trump context (no solver search)."""
+    assert game.ranking is not None
+    d = game.deck
+    model = model_tables(game) if model is None else model
+    for tsuit, tcard in _contexts(game):
+        tt = game.trick_tables(tsuit, tcard)
+        trump_name = d.suits[tsuit] if tsuit >= 0 else "low" if tsuit == LOW_NO_TRUMP else None
+        power, eff_of = model[(tsuit, tcard)]
+        model_masks = [0] * len(d.suits)
+        for lsuit, c in product(range(len(d.suits)), range(d.size)):
+            want, eff = power[lsuit][c], eff_of[c]
             if lsuit == 0:
                 model_masks[eff] |= 1 << c
             if want != tt.power[lsuit][c] or eff != tt.eff_suit[c]:

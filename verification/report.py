@@ -16,6 +16,7 @@ too); both fail verification.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -26,7 +27,7 @@ from cardspec.engine.spec import Spec
 
 from . import conservation, ranking, scores, tables
 from .facts import FactModel
-from .z3kit import Finding, Query, enumerate_values, refute
+from .z3kit import Finding, Query, enumerate_values, refute, tune_allocator
 
 
 def _resolver(spec: Spec) -> tuple[dict[str, str], dict[str, str]]:
@@ -50,10 +51,12 @@ class Verifier:
     """Runs the proofs for one spec, caching the ones that do not depend on options."""
 
     def __init__(self, spec: Spec, timeout_ms: int = 10_000) -> None:
+        tune_allocator()
         self.spec = spec
         self.timeout_ms = timeout_ms
         self.by_option, self.by_prop = _resolver(spec)
         self.cache: dict[tuple[Any, ...], tuple[str, dict[str, Any] | None, float]] = {}
+        self.models: dict[tuple[Any, ...], ranking.ModelTables] = {}
 
     def _run(self, key: tuple[Any, ...], q: Callable[[Any], Query]) -> tuple[str, dict[str, Any] | None, float]:
         if key in self.cache:
@@ -84,7 +87,8 @@ class Verifier:
             yield finding(name, st, s, witness=w)
         transfers = conservation.declared_transfers(game)
         for tr, (name, q) in zip(transfers, conservation.move_queries(game), strict=True):
-            st, w, s = self._run(("move", name, tr.source, tr.dest, tr.count, tr.swap, game.deck.size), q)
+            # the query depends only on the transfer's shape (its zones are numbered, not named)
+            st, w, s = self._run(("move", tr.count, tr.swap, game.deck.size), q)
             yield finding(f"moves: {name}", st, s, witness=w)
         for part in conservation.undeclared(game):
             yield finding(f"no proof for {part}", "counterexample", 0.0,
@@ -92,13 +96,17 @@ class Verifier:
                           "no scoring facts), so nothing about it is proved")
         if game.ranking is not None:
             r = game.ranking
-            rk = (game.deck.names, r.plain, r.trump, r.bower_rank, r.twin_top, r.top_keeps_suit, r.low,
+            # every parameter of the ranking (all its fields but the deck) and the deck's cards and colours
+            rk = (game.deck.names, game.deck.colors,
+                  tuple(getattr(r, f.name) for f in dataclasses.fields(r) if f.name != "deck"),
                   tuple(getattr(ph, "identical_declared", False) for ph in game.phases))
             for name, q in ranking.queries(game):
                 st, w, s = self._run(("rank", name, rk), q)
                 yield finding(name, st, s, witness=_decode_cards(game, w))
             t1 = time.perf_counter()
-            ok, w = ranking.engine_agrees(game)
+            if ("model", rk) not in self.models:
+                self.models[("model", rk)] = ranking.model_tables(game)
+            ok, w = ranking.engine_agrees(game, self.models[("model", rk)])
             yield finding("ranking: engine tables agree with the model", "proved" if ok else "counterexample",
                           time.perf_counter() - t1, "checked on every trump context" if ok else
                           "the engine ranks a card differently from the spec", w)

@@ -1,0 +1,73 @@
+"""The memo of solved z3 queries (:mod:`cardspec.verification.z3kit`): a query is looked up only when it is
+the same formula, whatever solver logic it uses, and a looked-up answer is the one solving gives."""
+
+from __future__ import annotations
+
+import z3
+
+from cardspec.verification import conservation, z3kit
+
+
+def _query(n: int, k: int, swap: bool, drop_preconditions: bool) -> tuple[z3.Context, list[object], dict[str, object],
+                                                                          str | None]:
+    q = conservation._move(n, "from", "to", k, swap)(z3.Context())
+    cons = [c for c in q.constraints if not (drop_preconditions and z3.is_implies(c))]
+    return q.ctx, cons, dict(q.show), q.logic
+
+
+def test_a_qf_fd_query_is_keyed_by_its_formula() -> None:
+    """A ``QF_FD`` solver prints nothing, so the key must come from the formula itself: a move without its
+    preconditions (a card may be moved from where it is not) has a counterexample, the true move none, and
+    the first answer must never be reused for the second."""
+    z3kit._memo.clear()
+    for k, swap in ((1, False), (2, True)):
+        bctx, broken, show, logic = _query(12, k, swap, True)
+        assert logic == "QF_FD"
+        res, w = z3kit.find(bctx, broken, show, logic=logic)
+        assert res == z3.sat and w is not None and w["card 0"] == 0
+        ctx, sound, show, logic = _query(12, k, swap, False)
+        assert z3kit.query_key(ctx, sound, logic) != z3kit.query_key(bctx, broken, logic)
+        assert z3kit.find(ctx, sound, show, logic=logic) == (z3.unsat, None)
+
+
+def test_a_remembered_answer_is_the_solved_one_and_a_copy() -> None:
+    """The same formula built twice (in two contexts) is solved once; the second answer, from the memo,
+    equals the first, and changing the returned witness does not change what is remembered."""
+    z3kit._memo.clear()
+    ctx, broken, show, logic = _query(10, 1, False, True)
+    first = z3kit.find(ctx, broken, show, logic=logic)
+    assert len(z3kit._memo) == 1
+    assert first[1] is not None
+    first[1]["card 0"] = 99
+    ctx2, broken2, show2, _ = _query(10, 1, False, True)
+    again = z3kit.find(ctx2, broken2, show2, logic=logic)
+    assert len(z3kit._memo) == 1 and again == (z3.sat, {"card 0": 0})
+
+
+def test_the_memo_is_bounded() -> None:
+    """At most :data:`~cardspec.verification.z3kit.MEMO_LIMIT` answers are kept; the oldest goes first."""
+    z3kit._memo.clear()
+    limit, z3kit.MEMO_LIMIT = z3kit.MEMO_LIMIT, 2
+    try:
+        for n in (3, 4, 5):
+            ctx, cons, show, logic = _query(n, 1, False, False)
+            assert z3kit.find(ctx, cons, show, logic=logic)[0] == z3.unsat
+        assert len(z3kit._memo) == 2
+    finally:
+        z3kit.MEMO_LIMIT = limit
+        z3kit._memo.clear()
+
+
+def test_ranking_proofs_are_kept_per_ranking_not_shared_across_readings() -> None:
+    """Bird Dog's ``bird_dog_on_trump_lead`` changes one ranking parameter (the top card on a trump lead).
+    One verifier runs both readings: each gets its own model tables, and the engine's tables agree with
+    each (a model kept from the other reading would disagree on the trump-led tricks)."""
+    from cardspec.engine.spec import load
+    from cardspec.verification.report import Verifier
+
+    spec = load("bird-dog-2p")
+    v = Verifier(spec)
+    for opts in ({}, {"bird_dog_on_trump_lead": "own_suit"}):
+        agree = [f for f in v.findings(opts) if f.property == "ranking: engine tables agree with the model"]
+        assert [f.status for f in agree] == ["proved"], (opts, agree)
+    assert len(v.models) == 2
