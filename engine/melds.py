@@ -48,6 +48,10 @@ _F = 6
 """Bits per class of equal natural cards in a packed multiset: a count (at most ``MAX_CARDS`` < 32) and a guard bit."""
 
 Cands = dict[int, tuple[int, ...]]
+_wilds_known: dict[tuple[object, ...], dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]]] = {}
+"""For each (wild count, kinds, sizes, rule): natural ranks and suits -> the wild counts that make them a meld
+(:func:`is_meld` is pure, and the same natural parts recur from hand to hand)."""
+_WILDS_KNOWN_LIMIT = 200_000
 Rule = tuple[int, int, tuple[int, ...], int, int, bool, bool, bool, bool]
 """``(max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)``."""
 
@@ -238,15 +242,21 @@ def _candidates(ranks: tuple[int, ...], suits: tuple[int, ...], classes: list[li
     """
     max_wild, per_natural, unmeldable, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct = rule
     out: Cands = {}
+    known = _wilds_known.setdefault((n_wild, kinds, min_size, min_natural, rule), {})
+    if len(known) > _WILDS_KNOWN_LIMIT:
+        known.clear()
     stack: list[tuple[int, int, tuple[int, ...], tuple[int, ...], bool, bool]] = [
         (0, -1, (), (), bool(kinds & SET), bool(kinds & RUN))]  # (multiset, last class, its ranks, suits, set ok, run ok)
     while stack:
         packed, last, sub_r, sub_s, set_ok, run_ok = stack.pop()
-        ks = tuple(k for k in range(n_wild + 1)
-                   if is_meld(sub_r + (-1,) * k, sub_s + (-1,) * k, (False,) * len(sub_r) + (True,) * k, kinds, min_size,
-                              min_natural, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable,
-                              n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap,
-                              distinct_suits=distinct))
+        ks = known.get((sub_r, sub_s))
+        if ks is None:
+            ks = known[(sub_r, sub_s)] = tuple(
+                k for k in range(n_wild + 1)
+                if is_meld(sub_r + (-1,) * k, sub_s + (-1,) * k, (False,) * len(sub_r) + (True,) * k, kinds, min_size,
+                           min_natural, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable,
+                           n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap,
+                           distinct_suits=distinct))
         if ks:
             out[packed] = ks
         for j in range(last + 1, len(classes)):

@@ -280,6 +280,8 @@ class DrawDiscard(Component):
         cards = range(game.deck.size)  # the one-card actions, encoded once (legal() is the hot path)
         self._discard_acts = tuple(self.codec.encode("discard", cards=(c,)) for c in cards)
         self._out_acts = tuple(self.codec.encode("go_out", cards=(c,)) for c in cards) if self.melding else ()
+        self._takes: dict[int, tuple[Action, ...]] = {}
+        """``take`` with ``exchange_hand``: hand -> its take actions (the hand's orders; pure, so kept)."""
         self._plain = {s.kind: self.codec.encode(s.kind) for s in self.action_sigs()  # actions naming nothing
                        if s.cards == (0, 0) and s.number is None and not s.choices and not s.suit}
         if self.stock not in {p.name for p in game.deal.piles}:
@@ -525,8 +527,13 @@ class DrawDiscard(Component):
             out.append(plain["draw_discard"])
         if self.takes and len(disc) >= self._take_need():
             if self.take_then == "exchange_hand":
-                out.extend({codec.canonical(codec.encode("take", cards=p), hand)
-                            for p in permutations(deck.cards_of(hand))})
+                takes = self._takes.get(hand)
+                if takes is None:  # the orders of the hand's cards, one per class of identical ones
+                    if len(self._takes) >= 4096:
+                        self._takes.clear()
+                    takes = self._takes[hand] = tuple({codec.canonical(codec.encode("take", cards=p), hand)
+                                                       for p in permutations(deck.cards_of(hand))})
+                out.extend(takes)
             else:
                 out.append(plain["take"])
         if self.final_turns is not None and self._ms(st).knocker < 0 and (

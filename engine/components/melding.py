@@ -101,6 +101,7 @@ class MeldRules:
     when_able: str = "optional"
     """``optional``: a player who can go out may still discard; ``compulsory``: must go out."""
     _memo: dict[tuple[str, CardMask, int, Any], Any] = field(default_factory=dict, repr=False)
+    _window_masks: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
 
     @staticmethod
     def build(d: Mapping[str, Any], key: str, file: str) -> MeldRules:
@@ -289,15 +290,20 @@ class MeldRules:
             return melds.min_deadwood(ranks, suits, wild, tuple(self.value_of[c] for c in cards), self.kinds,
                                       self.min_size, self.min_natural, **self.rule)
         def survivors() -> list[Card]:
-            if self._stranded(hand, ridx) > 1:  # two cards no meld can hold: no discard leaves a laid-out hand
+            stranded = self._stranded(hand, ridx)
+            if stranded == -2:  # two cards no meld can hold: no discard leaves a laid-out hand
                 return []
+            if stranded >= 0:  # one card no meld can hold: it is the only discard that may
+                return [stranded] if candidates >> stranded & 1 and self.can_lay(hand & ~(1 << stranded), ridx) \
+                    else []
             dw = int(self._memoised("least", hand, ridx, least))
             return [c for c in Deck.cards_of(candidates)
                     if self.value_of[c] >= dw and self.can_lay(hand & ~(1 << c), ridx)]
         return list(self._memoised("out", hand, ridx, survivors, candidates))
 
     def _stranded(self, hand: CardMask, ridx: int) -> int:
-        """How many natural cards of ``hand`` no meld could hold, whatever else is laid (a cheap bound).
+        """Which natural cards of ``hand`` no meld could hold, whatever else is laid (a cheap bound): -1 for
+        none, the card when there is one, -2 for two or more.
 
         A natural card fits a set when its rank's other naturals plus every wild
         reach the minimum size, and a run when some window of run ranks around it
@@ -309,35 +315,49 @@ class MeldRules:
         _cards, ranks, suits, wild = self._cards(hand, ridx)
         wilds = sum(wild)
         k = self.min_size
-        nat = [(r, s) for r, s, w in zip(ranks, suits, wild, strict=True) if not w]
-        lines = melds.run_lines(self.rule["n_ranks"], self.rule["ace_rank"], self.rule["ace_low"],
-                                self.rule["ace_high"], self.rule["wrap"]) if self.kinds & melds.RUN else ()
-        stranded = 0
-        for r, s in nat:
-            if self.kinds & melds.SET and r >= 0 and sum(1 for x, _ in nat if x == r) + wilds >= k:
+        windows = self._windows()
+        count: dict[int, int] = {}
+        have: dict[int, int] = {}  # suit -> its naturals' ranks, as a bit mask
+        for r, s, w in zip(ranks, suits, wild, strict=True):
+            if not w:
+                count[r] = count.get(r, 0) + 1
+                if r >= 0:
+                    have[s] = have.get(s, 0) | 1 << r
+        sets = bool(self.kinds & melds.SET)
+        stranded = -1
+        for c, r, s, w in zip(_cards, ranks, suits, wild, strict=True):
+            if w or (sets and r >= 0 and count[r] + wilds >= k):
                 continue
-            have = {x for x, y in nat if y == s}
-            fits = False
+            mine = have.get(s, 0)
+            if r >= 0 and any((win & mine).bit_count() + wilds >= k for win in windows[r]):
+                continue
+            if stranded >= 0:
+                return -2
+            stranded = c
+        return stranded
+
+    def _windows(self) -> tuple[tuple[int, ...], ...]:
+        """For each rank, the windows of ``min_size`` consecutive run places that hold it (rank bit masks)."""
+        if self._window_masks is None:
+            k = self.min_size
+            n_ranks = self.rule["n_ranks"]
+            out: list[list[int]] = [[] for _ in range(n_ranks)]
+            lines = melds.run_lines(n_ranks, self.rule["ace_rank"], self.rule["ace_low"], self.rule["ace_high"],
+                                    self.rule["wrap"]) if self.kinds & melds.RUN else ()
             for line in lines:
-                if r not in line:
-                    continue
-                i = line.index(r)
                 n = len(line)
-                circular = self.rule["wrap"]
-                for start in range(i - k + 1, i + 1):
-                    if not circular and (start < 0 or start + k > n):
+                if k > n:
+                    continue
+                for start in range(-n, n):
+                    if not self.rule["wrap"] and (start < 0 or start + k > n):
                         continue
                     window = [line[(start + j) % n] for j in range(k)]
-                    if k <= n and sum(1 for x in window if x in have) + wilds >= k:
-                        fits = True
-                        break
-                if fits:
-                    break
-            if not fits:
-                stranded += 1
-                if stranded > 1:
-                    break
-        return stranded
+                    mask = sum(1 << x for x in window)
+                    for x in window:
+                        if mask not in out[x]:
+                            out[x].append(mask)
+            self._window_masks = tuple(tuple(ws) for ws in out)
+        return self._window_masks
 
     def partition(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], ...]:
         """The melds laid when going out with ``hand`` (deterministic; see :func:`melds.meld_partition`)."""
