@@ -460,3 +460,42 @@ def can_go_out(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool,
                 [0] + [_NEVER] * n_wild, None, 1)
     budget = len(ranks) if max_melds < 0 else min(max_melds, len(ranks))  # no partition needs more melds
     return g(sum(len(c) << _F * j for j, c in enumerate(classes)), n_wild) <= budget
+
+
+def out_discards(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,
+                 min_natural: int, *, max_melds: int = -1, max_wild: int = -1, per_natural: int = 1,
+                 unmeldable_ranks: tuple[int, ...] = (), n_ranks: int = 13, ace_rank: int = -1, ace_low: bool = False,
+                 ace_high: bool = False, wrap: bool = False, distinct_suits: bool = False) -> tuple[int, ...]:
+    """The indices ``i`` such that every card but card ``i`` can be laid in at most ``max_melds`` melds.
+
+    What :func:`can_go_out` answers for the hand without each card in turn, from one search: the melds of
+    a hand without a card are those of the whole hand that do not use it, so one memoised solver over the
+    whole hand's melds is asked about each smaller hand (a natural card of class ``j`` is one fewer of
+    that class; a wild card, one fewer wild). (Without ``wild_sets``: a meld of wild cards alone depends on
+    which wild cards are left.)
+
+    pre: 1 <= len(ranks) == len(suits) == len(wild) <= MAX_CARDS
+    pre: min_size >= 1 and per_natural >= 1 and n_ranks >= 1 and -1 <= ace_rank < n_ranks
+    pre: all(-1 <= r < n_ranks for r in ranks)
+    post: __return__ == tuple(i for i in range(len(ranks)) if can_go_out(ranks[:i] + ranks[i + 1:], suits[:i] + suits[i + 1:], wild[:i] + wild[i + 1:], kinds, min_size, min_natural, max_melds=max_melds, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable_ranks, n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap, distinct_suits=distinct_suits))
+
+    >>> S, H, D = 3, 2, 1  # 9S 9H 9D 7S: only the seven can go, leaving a set of nines
+    >>> out_discards((8, 8, 8, 6), (S, H, D, S), (False,) * 4, SET | RUN, 3, 1)
+    (3,)
+    """
+    classes = _classes(ranks, suits, wild, (0,) * len(ranks))
+    rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)
+    n_wild = sum(wild)
+    g = _solver(_hand_cands(ranks, suits, wild, classes, kinds, min_size, min_natural, rule, False), len(classes),
+                [0] + [_NEVER] * n_wild, None, 1)
+    full = sum(len(c) << _F * j for j, c in enumerate(classes))
+    n = len(ranks) - 1
+    budget = n if max_melds < 0 else min(max_melds, n)  # no partition needs more melds
+    class_of = {i: j for j, c in enumerate(classes) for i in c}
+    out = []
+    for i in range(len(ranks)):
+        state, w = (full, n_wild - 1) if wild[i] else (full - (1 << _F * class_of[i]), n_wild)
+        if g(state, w) <= budget:
+            out.append(i)
+    return tuple(out)
+

@@ -245,25 +245,28 @@ def locate(st: State, cards: Iterable[Card] | None = None) -> dict[Card, Place]:
             for c in held:
                 out[c] = (zid, seat)
         return out
-    masks = [("hand", st.hands), *st.seat_piles.items()]
-    piles = st.piles.items()
-    for c in cards:
-        bit = 1 << c
-        found: Place | None = None
-        for zid, ms in masks:
-            for s, m in enumerate(ms):
-                if m & bit:
-                    found = (zid, s)
-                    break
-            if found is not None:
-                break
-        else:
-            for zid, pile in piles:
-                if c in pile:
-                    found = (zid, -1)
-                    break
-        if found is not None:
-            out[c] = found
+    wanted = list(cards)
+    want = 0
+    for c in wanted:
+        want |= 1 << c
+    found: dict[Card, Place] = {}
+    for zid, ms in (("hand", st.hands), *st.seat_piles.items()):  # the first zone holding a card names it
+        for s, m in enumerate(ms):
+            hit = m & want
+            want &= ~m
+            while hit:
+                low = hit & -hit
+                found[low.bit_length() - 1] = (zid, s)
+                hit ^= low
+    if want:
+        for zid, pile in st.piles.items():
+            for c in pile:
+                if want >> c & 1:
+                    found[c] = (zid, -1)
+                    want &= ~(1 << c)
+    for c in wanted:  # in the order asked
+        if c in found:
+            out[c] = found[c]
     return out
 
 

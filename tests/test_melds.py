@@ -23,11 +23,12 @@ from itertools import combinations, pairwise
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cardspec.engine import melds
-from cardspec.engine.melds import MAX_CARDS, RUN, SET, can_go_out, is_meld, is_run, is_set, meld_partition, min_deadwood
+from cardspec.engine.melds import (MAX_CARDS, RUN, SET, can_go_out, is_meld, is_run, is_set, meld_partition, min_deadwood,
+                                   out_discards)
 
 _PROFILE_EXAMPLES = settings().max_examples
 CHEAP = settings(max_examples=max(_PROFILE_EXAMPLES, 300), deadline=None)
@@ -261,6 +262,24 @@ def test_going_out_uses_all_cards_in_melds_smallest_partition_first(case: tuple[
 
 
 # ---------------------------------------------------------------- The Card Game, clause by clause
+
+@HANDS
+@given(hands(max_cards=8), st.integers(-1, 3))
+def test_the_discards_that_go_out_are_those_leaving_a_hand_that_lays_out(case: tuple[Hand, dict[str, Any]],
+                                                                          max_melds: int) -> None:
+    """"you must use all your cards, and you must discard": the one-search answer for every discard is, card
+    by card, :func:`can_go_out` of the hand without that card (itself pinned to the partitions above)."""
+    hand, r = case
+    ranks, suits, wild, _ = hand
+    assume(len(ranks) >= 1)
+    assert "wild_sets" not in r  # the one-search answer is for hands without wild-only sets
+    kw = rule_kwargs(r)
+    want = tuple(i for i in range(len(ranks))
+                 if can_go_out(ranks[:i] + ranks[i + 1:], suits[:i] + suits[i + 1:], wild[:i] + wild[i + 1:],
+                               r["kinds"], r["min_size"], r["min_natural"], max_melds=max_melds, **kw))
+    assert out_discards(ranks, suits, wild, r["kinds"], r["min_size"], r["min_natural"], max_melds=max_melds,
+                        **kw) == want
+
 
 def test_set_example_4_kings_and_run_example_4_5_6_of_hearts() -> None:
     """"Run -> Sequential numbers in the same suit [e.g. 4, 5, 6 of Hearts] / Set -> ... [e.g. 4 kings]"."""

@@ -296,6 +296,12 @@ class MeldRules:
             if stranded >= 0:  # one card no meld can hold: it is the only discard that may
                 return [stranded] if candidates >> stranded & 1 and self.can_lay(hand & ~(1 << stranded), ridx) \
                     else []
+            if not self.wild_sets:  # one search answers for every discard
+                cards, ranks, suits, wild = self._cards(hand, ridx)
+                rule = {k: v for k, v in self.rule.items() if k != "wild_sets"}
+                ok = {cards[i] for i in melds.out_discards(ranks, suits, wild, self.kinds, self.min_size,
+                                                           self.min_natural, max_melds=self.max_melds, **rule)}
+                return [c for c in Deck.cards_of(candidates) if c in ok]
             dw = int(self._memoised("least", hand, ridx, least))
             return [c for c in Deck.cards_of(candidates)
                     if self.value_of[c] >= dw and self.can_lay(hand & ~(1 << c), ridx)]
