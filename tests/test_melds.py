@@ -27,8 +27,18 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cardspec.engine import melds
-from cardspec.engine.melds import (MAX_CARDS, RUN, SET, can_go_out, is_meld, is_run, is_set, meld_partition, min_deadwood,
-                                   out_discards)
+from cardspec.engine.melds import (
+    MAX_CARDS,
+    RUN,
+    SET,
+    can_go_out,
+    is_meld,
+    is_run,
+    is_set,
+    meld_partition,
+    min_deadwood,
+    out_discards,
+)
 
 _PROFILE_EXAMPLES = settings().max_examples
 CHEAP = settings(max_examples=max(_PROFILE_EXAMPLES, 300), deadline=None)

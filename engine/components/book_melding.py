@@ -96,10 +96,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
+from operator import lshift
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, KindSig
-from ..cards import Card
+from ..cards import Card, Deck
 from ..errors import Source, SpecError
 from ..tables import Value
 from .base import CheckingDoer, PhaseState
@@ -114,6 +115,16 @@ Meld = tuple[int, int, int, tuple[Card, ...]]
 
 WILD = -1
 UNMELDABLE = -2
+
+Decoded = tuple[str, tuple[Card, ...], int, bool, int | None, int | None]
+"""A well-formed action taken apart: its kind, its cards, their mask, whether they are distinct, its number, and
+for a ``meld`` the rank of the set its cards make (:meth:`BookMelding.new_set_rank`)."""
+SetInfo = tuple[int, tuple[int, ...], bool, Action]
+"""What :meth:`BookMelding._melds_info` tells of a set."""
+DECODE_MEMO = 1 << 16
+"""At most this many actions are remembered taken apart."""
+SETS_MEMO = 1 << 16
+"""At most this many hands' new sets of a rank are remembered (then the memo starts afresh)."""
 
 
 @dataclass
@@ -317,6 +328,76 @@ class BookMelding(CheckingDoer):
         if self.ask_on:
             self._ask = self.codec.encode("ask")
             self._answers = {self.codec.encode("answer", choice=c): c for c in ("yes", "no")}
+        self._bind_tables()
+
+    def _bind_tables(self) -> None:
+        """Constant tables for the hot paths (:meth:`legal`, :meth:`try_apply`), from the bound deck and codec."""
+        assert self.game is not None
+        deck = self.game.deck
+        codec = self.codec
+        keys = sorted(set(self.cls))  # class numbers follow the order of the classes' (rank, value) keys
+        number = {key: i for i, key in enumerate(keys)}
+        masks = [0] * len(keys)
+        for c in range(deck.size):
+            masks[number[self.cls[c]]] |= 1 << c
+        cls_rank = [self.meld_rank[(m & -m).bit_length() - 1] for m in masks]
+        self._wild_cls_masks: tuple[int, ...] = tuple(m for m, r in zip(masks, cls_rank, strict=True) if r == WILD)
+        """Each wild class's cards, in class order."""
+        self._wild_mask: int = sum(self._wild_cls_masks)
+        groups: dict[int, list[int]] = {}
+        for i, r in enumerate(cls_rank):
+            if r >= 0:
+                groups.setdefault(r, []).append(i)
+        self._rank_cls_masks: dict[int, tuple[int, ...]] = {r: tuple(masks[i] for i in ks)
+                                                            for r, ks in sorted(groups.items())}
+        """Each meldable rank's classes (their cards), in class order."""
+        self._rank_masks: dict[int, int] = {r: sum(ms) for r, ms in self._rank_cls_masks.items()}
+        self._rank_list: tuple[tuple[int, int], ...] = tuple(self._rank_masks.items())
+        """Each meldable rank, ascending, with its cards."""
+        self._sets_memo: dict[int, tuple[Action, ...]] = {}
+        """Memo of :meth:`_rank_sets` by the cards it reads (bounded by :data:`SETS_MEMO`)."""
+        size = self.min_size
+        self._plans: tuple[tuple[int, int], ...] = tuple(
+            (w, size - w) for w in range(size) if self.ratio_ok(size - w, w) and self.cap_ok(w))
+        """The (wild cards, natural cards) a new set of a rank may hold, by the ratio and the cap."""
+        self._min_nat: int = min((n for _, n in self._plans), default=size + 1)
+        self._plan_wilds: int = max((w for w, _ in self._plans), default=0)
+        self._is_wild: tuple[int, ...] = tuple(int(r == WILD) for r in self.meld_rank)
+        self._meld_base: Action = codec.base("meld")
+        self._shifts: tuple[int, ...] = tuple(codec.slot * i for i in range(size))
+        """Where each card of a new set goes in a ``meld`` action."""
+        hi = (codec.sigs["add"].number or (1, 0))[1]
+        self._add_bases: tuple[Action, ...] = tuple(codec.encode("add", number=i, cards=(0,)) - 1
+                                                    for i in range(1, hi + 1))
+        """The action ``add i+1 X`` is ``_add_bases[i] + X + 1``."""
+        self._add_index: dict[Action, int] = {b: i for i, b in enumerate(self._add_bases)}
+        self._deck_size: int = deck.size
+        sig = codec.sigs["meld"]
+        self._meld_plain: bool = not sig.choices and sig.number is None and not sig.suit
+        """Whether a ``meld`` carries cards alone (:meth:`_decode_meld` then tells a well-formed one)."""
+        # the discards of the cards held, byte by byte: one per face (the first copy held) when no face spans two
+        # bytes of the hand, else one per card of the canonical hand
+        self._by_face: bool = all(deck.face[c] != deck.face[c - 1] for c in range(8, deck.size, 8))
+        rows: list[tuple[tuple[Action, ...], ...]] = []
+        for j in range(0, deck.size, 8):
+            ids = range(j, min(j + 8, deck.size))
+            same = [sum(1 << (d - j) for d in ids if deck.face[d] == deck.face[c]) if self._by_face else 1 << (c - j)
+                    for c in ids]
+            row: list[tuple[Action, ...]] = [()]
+            for v in range(1, 256):
+                p = (v & -v).bit_length() - 1  # the lowest card of v is kept; its other copies are not
+                row.append(((self._discard_acts[j + p],) + row[v & ~same[p]]) if p < len(same) else ())
+            rows.append(tuple(row))
+        self._discard_rows: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(rows)
+        self._take_any: bool = self.take_pile == "any" and self.freeze == "none"
+        """Whether the discard pile may be taken whenever it holds a card (and no lay-out is under way)."""
+        self._may_bar: bool = self.last_card == "discard" or (self.ask_required and self.partnered) or \
+            self.binding
+        """Whether :meth:`_barred_out` can ever bar anything."""
+        self._decoded: dict[int, Decoded | None] = {}
+        """Memo of :meth:`_decode` (bounded by :data:`DECODE_MEMO`)."""
+        self._info_memo: tuple[tuple[Meld, ...], tuple[SetInfo, ...]] = ((), ())
+        """The last :meth:`_melds_info` computed: the sets (immutable, compared by identity) and their facts."""
 
     def new_state(self) -> BookState:
         return BookState()
@@ -505,6 +586,8 @@ class BookMelding(CheckingDoer):
         """Whether giving up ``k`` cards is barred by a binding no: the player may not use up every card,
         so a set or an addition must leave two cards (one to discard, one to keep), a discard one; or, with
         ``go_out.last_card: discard``, whether a set or an addition would leave no card to discard."""
+        if not self._may_bar:
+            return False
         if not discard and self.last_card == "discard" and self._left_after(st, seat, k) < 1:
             return True
         bs = self._bs(st)
@@ -559,14 +642,13 @@ class BookMelding(CheckingDoer):
             return False
         top = disc[-1]
         r = self.meld_rank[top]
-        held = sum(1 for c in st.game.deck.cards_of(st.hands[seat]) if self.meld_rank[c] == r) if r >= 0 else 0
         if self.frozen(st):
-            return held >= 2
+            return r >= 0 and (st.hands[seat] & self._rank_masks[r]).bit_count() >= 2
         if self.take_pile == "any":
             return True
         if r < 0:
             return False
-        if held >= 2:
+        if (st.hands[seat] & self._rank_masks[r]).bit_count() >= 2:
             return True
         bs = self._bs(st)
         return bool(bs.laid_out >> seat & 1) and any(
@@ -577,65 +659,266 @@ class BookMelding(CheckingDoer):
         return self.freeze == "wild" and any(self.meld_rank[c] == WILD for c in st.piles[self.discard])
 
     def legal(self, st: State) -> list[Action]:
-        bs = self._bs(st)
-        seat = st.cur
-        codec = self.codec
-        hand = st.hands[seat]
-        if bs.stage == "answer":
+        bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
+        stage = bs.stage
+        if stage == "answer":
             return sorted(self._answers)
+        seat = st.cur
+        hand = st.hands[seat]
+        may_bar = self._may_bar
         out: list[Action] = []
-        below = bs.pending >= 0
-        if below:
+        pending = bs.pending
+        if pending >= 0:
             out.append(self._retract)
-        elif bs.stage == "draw":
+        elif stage == "draw":
             if st.piles[self.stock]:
                 out.append(self._draw)
-            if self.take_allowed(st, seat):
+            if (st.piles[self.discard] if self._take_any else self.take_allowed(st, seat)):
                 out.append(self._take)
         else:
-            deck = st.game.deck
-            held = deck.canonical(hand) if deck.has_copies else hand
-            if not self._barred_out(st, seat, 1, True):
-                out += [self._discard_acts[c] for c in deck.cards_of(held)]
+            if not (may_bar and self._barred_out(st, seat, 1, True)):  # one discard per face held
+                m = hand if self._by_face else st.game.deck.canonical(hand)
+                for row, v in zip(self._discard_rows, m.to_bytes(len(self._discard_rows), "little"), strict=True):
+                    if v:
+                        out += row[v]
             if self.ask_on and self.partnered and not bs.asked and self.could_be_done(st, seat):
                 out.append(self._ask)
-        reps = self._reps(hand)
-        if self.can_meld(st, seat) and not self._barred_out(st, seat, self.min_size):
-            out += [codec.encode("meld", cards=cs) for cs in self._new_sets(hand, reps)
-                    if not self._rank_taken(st, seat, cs)]
-        if bs.melds and not self._barred_out(st, seat, 1):
-            side = st.game.entity_of[seat]  # _can_add_to, inlined: own side's sets; while laying out, new ones
-            first = (bs.opened if bs.opened >= 0 else len(bs.melds)) if bs.pending >= 0 or bs.stage == "draw" else \
-                0 if bs.laid_out >> seat & 1 else len(bs.melds)
-            rank = self.meld_rank
-            firsts = [cs[0] for cs in reps.values()]
-            for i in range(first, len(bs.melds)):
-                m = bs.melds[i]
-                if m[0] != side:
-                    continue
-                out += [codec.encode("add", number=i + 1, cards=(c,)) for c in firsts
-                        if (rank[c] == m[2] or rank[c] == WILD) and self.fits(m, c)]
+        laid = bs.laid_out >> seat & 1
+        melds = bs.melds
+        # can_meld, inlined (lay_out.timing is before_draw or any_time)
+        can = pending >= 0 or ((not laid and not bs.retracted) or bs.opened >= 0 if stage == "draw" else
+                               laid or (self.timing == "any_time" and not bs.retracted))
+        if can and not (may_bar and self._barred_out(st, seat, self.min_size)):
+            taken: set[int] | None = None
+            if self.one_per_rank:
+                side = st.game.entity_of[seat]
+                taken = {m[2] for m in melds if m[0] == side}
+            self._meld_acts(out, hand, taken)
+        if melds and not (may_bar and self._barred_out(st, seat, 1)):
+            # _can_add_to, inlined: own side's sets; while laying out, new ones
+            n = len(melds)
+            first = (bs.opened if bs.opened >= 0 else n) if pending >= 0 or stage == "draw" else 0 if laid else n
+            if first < n:
+                self._add_acts(out, hand, st.game.entity_of[seat], melds, first)
         out.sort()
         return out
+
+    def _meld_acts(self, out: list[Action], hand: int, taken: set[int] | None) -> None:
+        """Append one ``meld`` per class of equivalent new sets ``hand`` can start (as :meth:`_new_sets` lists
+        them, in another order), but those of a rank in ``taken``. Cards are handled here as their id + 1 (as
+        an action packs them)."""
+        wm = hand & self._wild_mask
+        wilds: list[list[int]] = []  # each wild class held: its lowest cards, as many as a set of a rank takes
+        wlow = 0  # those cards
+        if wm:
+            most = self._plan_wilds
+            for cm in self._wild_cls_masks:
+                y = wm & cm
+                if y:
+                    ids: list[int] = []
+                    for _ in range(most):
+                        if not y:
+                            break
+                        low = y & -y
+                        wlow |= low
+                        ids.append(low.bit_length())
+                        y ^= low
+                    wilds.append(ids)
+        memo = self._sets_memo
+        min_nat = self._min_nat
+        picks: list[tuple[int, list[list[int]]]] | None = None
+        for r, rm in self._rank_list:
+            x = hand & rm
+            if not x or x.bit_count() < min_nat or (taken and r in taken):
+                continue
+            key = x | wlow  # the sets of a rank follow from its cards and those wild cards
+            acts = memo.get(key)
+            if acts is None:
+                if picks is None:
+                    picks = [(n, self._wild_picks(wilds, w)) for w, n in self._plans]
+                acts = self._rank_sets(r, x, picks)
+                if len(memo) >= SETS_MEMO:
+                    memo.clear()
+                memo[key] = acts
+            out += acts
+        if self.wild_sets and wm and not (taken and WILD in taken):
+            base, shifts = self._meld_base, self._shifts
+            out += [base + sum(map(lshift, sorted(picked), shifts))
+                    for picked in self._wild_picks(self._wild_lists(wm), self.min_size)]
+
+    def _rank_sets(self, r: int, x: int, picks: list[tuple[int, list[list[int]]]]) -> tuple[Action, ...]:
+        """The ``meld`` actions of the new sets of rank ``r`` (one per class of equivalent sets) from the
+        cards ``x`` of that rank and ``picks``: for each way a set may be made (:attr:`_plans`), its natural
+        cards and the wild cards (ids + 1) it may take."""
+        size = self.min_size
+        count = x.bit_count()
+        nats: list[int] = []
+        for cm in self._rank_cls_masks[r]:
+            y = x & cm
+            while y and len(nats) < size:
+                low = y & -y
+                nats.append(low.bit_length())
+                y ^= low
+        base, shifts = self._meld_base, self._shifts
+        out: list[Action] = []
+        for n, ps in picks:
+            if n <= count:
+                some = nats[:n]
+                out += [base + sum(map(lshift, sorted(some + picked), shifts)) for picked in ps]
+        return tuple(out)
+
+    def _wild_lists(self, wm: int) -> list[list[int]]:
+        """Each wild class among the cards ``wm``, in class order: its lowest cards (id + 1), as many as a
+        new set holds."""
+        size = self.min_size
+        out: list[list[int]] = []
+        for cm in self._wild_cls_masks:
+            y = wm & cm
+            if y:
+                ids: list[int] = []
+                while y and len(ids) < size:
+                    low = y & -y
+                    ids.append(low.bit_length())
+                    y ^= low
+                out.append(ids)
+        return out
+
+    @staticmethod
+    def _wild_picks(wilds: list[list[int]], w: int) -> list[list[int]]:
+        """The lowest held wild cards of each combination of ``w`` wild classes (:meth:`_pick`, over the classes
+        held: ``wilds``, each class's lowest cards)."""
+        if w == 0:
+            return [[]]
+        if w == 1:
+            return [ids[:1] for ids in wilds]
+        out: list[list[int]] = []
+        for combo in combinations_with_replacement(range(len(wilds)), w):
+            picked: list[int] = []
+            for j in dict.fromkeys(combo):
+                k = combo.count(j)
+                if len(wilds[j]) < k:
+                    break
+                picked += wilds[j][:k]
+            else:
+                out.append(picked)
+        return out
+
+    def _add_acts(self, out: list[Action], hand: int, side: int, melds: tuple[Meld, ...], first: int) -> None:
+        """Append the ``add`` actions to the side's sets from number ``first`` (counted from 0) on: one per
+        class held in ``hand`` that fits each."""
+        info = self._melds_info(melds)
+        wild_ids: list[int] | None = None  # the lowest card (id + 1) of each wild class held
+        append = out.append
+        for i in range(first, len(melds)):
+            s, nat_cms, wild_ok, base = info[i]
+            if s != side:
+                continue
+            for cm in nat_cms:
+                x = hand & cm
+                if x:
+                    if base < 0:  # beyond the numbers an ``add`` carries: refused as the codec refuses it
+                        self.codec.encode("add", number=i + 1, cards=((x & -x).bit_length() - 1,))
+                    append(base + (x & -x).bit_length())
+            if wild_ok:
+                if wild_ids is None:
+                    wild_ids = [(x & -x).bit_length() for cm in self._wild_cls_masks if (x := hand & cm)]
+                if wild_ids and base < 0:
+                    self.codec.encode("add", number=i + 1, cards=(wild_ids[0] - 1,))
+                for c1 in wild_ids:
+                    append(base + c1)
+
+    def _melds_info(self, melds: tuple[Meld, ...]) -> tuple[SetInfo, ...]:
+        """For each set: its side, the classes (their cards) of the natural cards that fit it (:meth:`fits`),
+        whether a wild card fits it, and the ``add`` action to it without a card (-1 beyond the numbers an
+        ``add`` carries). Remembered for the last ``melds`` asked about, and for each set there that is
+        still the same."""
+        memo = self._info_memo
+        before, known = memo
+        if before is melds:
+            return known
+        is_wild = self._is_wild
+        bases = self._add_bases
+        n = len(before)
+        if len(melds) > n and melds[:n] == before:  # sets laid since: the others are as before
+            out = list(known)
+        else:
+            out, n = [], 0
+        for i in range(n, len(melds)):
+            m = melds[i]
+            if i < len(before) and before[i] is m:  # the same set at the same place as before (sets are immutable)
+                out.append(known[i])
+                continue
+            cards = m[3]
+            book = len(cards) >= self.book_size
+            open_ = not (self.full_closed and book)
+            base = bases[i] if i < len(bases) else -1
+            if m[2] == WILD:
+                out.append((m[0], (), open_, base))
+                continue
+            w = sum(map(is_wild.__getitem__, cards))
+            wild_ok = open_ and not (self.clean_closed and w == 0 and book) and \
+                self.ratio_ok(len(cards) - w, w + 1) and self.cap_ok(w + 1)
+            out.append((m[0], self._rank_cls_masks.get(m[2], ()) if open_ else (), wild_ok, base))
+        info = tuple(out)
+        self._info_memo = (melds, info)
+        return info
 
     def is_legal(self, st: State, a: Action) -> bool:
         return self._refusal(st, a) is None
 
+    def _decode(self, a: Action) -> Decoded | None:
+        """``a`` taken apart, or None if it is no well-formed action of this game (remembered)."""
+        if type(a) is not int:
+            return None
+        memo = self._decoded
+        d = memo.get(a)
+        if d is not None or a in memo:
+            return d
+        codec = self.codec
+        c1 = a & codec.card_mask  # the first card slot: card + 1, or 0
+        i = self._add_index.get(a - c1)
+        if i is not None:  # add_bases[i] + card + 1 is ``add i+1 card``: well-formed for any card of the deck
+            d = ("add", (c1 - 1,), 1 << (c1 - 1), True, i + 1, None) if 0 < c1 <= self._deck_size else None
+        elif a >> codec.suit_shift << codec.suit_shift == self._meld_base and self._meld_plain:
+            d = self._decode_meld(a)
+        elif codec.valid(a):
+            k = codec.kind(a)
+            cards = codec.cards(a)
+            d = (k, cards, Deck.mask(cards), len(set(cards)) == len(cards), codec.number(a),
+                 self.new_set_rank(cards) if k == "meld" else None)
+        if len(memo) < DECODE_MEMO:
+            memo[a] = d
+        return d
+
+    def _decode_meld(self, a: Action) -> Decoded | None:
+        """:meth:`_decode` of an int whose bits above the cards are those of ``meld`` alone: well-formed when
+        its cards are as many as a ``meld`` carries, each of the deck, in the order the codec packs them."""
+        codec = self.codec
+        cards = codec.cards(a)
+        sig = codec.sigs["meld"]
+        if not sig.cards[0] <= len(cards) <= sig.cards[1] or any(not 0 <= c < self._deck_size for c in cards):
+            return None
+        if not sig.ordered and list(cards) != sorted(cards):
+            return None
+        return ("meld", cards, Deck.mask(cards), len(set(cards)) == len(cards), None, self.new_set_rank(cards))
+
     def _refusal(self, st: State, a: Action) -> tuple[str, Source] | None:
         """None if ``a`` is legal now, else why not and the clause."""
-        bs = self._bs(st)
-        codec = self.codec
-        seat = st.cur
-        if not codec.valid(a):
+        d = self._decode(a)
+        if d is None:
             return "not an action of this game", self.source
-        k = codec.kind(a)
+        return self._refuse(st, a, d)
+
+    def _refuse(self, st: State, a: Action, d: Decoded) -> tuple[str, Source] | None:
+        """:meth:`_refusal` of the well-formed action ``a``, taken apart as ``d``."""
+        bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
+        seat = st.cur
+        k, cards, cmask, distinct, number, srank = d
         if bs.stage == "answer":
             return None if a in self._answers else ("the partner answers the question yes or no", self.ask_source)
         if k == "answer":
             return "no question has been asked", self.ask_source
-        hand = st.hands[seat]
-        cards = codec.cards(a)
-        if any(not hand >> c & 1 for c in cards) or len(set(cards)) != len(cards):
+        if st.hands[seat] & cmask != cmask or not distinct:
             return "the player does not hold that card", self.source
         if k == "retract":
             return None if bs.pending >= 0 else ("only a lay-out short of the minimum is taken back",
@@ -657,7 +940,7 @@ class BookMelding(CheckingDoer):
         if k == "discard":
             if bs.stage != "play":
                 return "a player draws before discarding", self.source
-            if self._barred_out(st, seat, 1, True):
+            if self._may_bar and self._barred_out(st, seat, 1, True):
                 return self._why_kept(st)
             return None
         if k == "ask":
@@ -673,25 +956,28 @@ class BookMelding(CheckingDoer):
                 if bs.stage == "draw" and bs.laid_out >> seat & 1:
                     return "a player who has laid out melds after drawing", self.lay_out_source
                 return "the player may not lay down a new set now", self.lay_out_source
-            if any(self.meld_rank[c] == UNMELDABLE for c in cards):
-                return "threes (the unmeldable ranks) are never melded", self.unmeldable_source
-            if self.new_set_rank(cards) is None:
+            if srank is None:
+                if any(self.meld_rank[c] == UNMELDABLE for c in cards):
+                    return "threes (the unmeldable ranks) are never melded", self.unmeldable_source
                 return (f"a new set is {self.min_size} cards of one rank (no threes), at most one wild card for "
                         f"every {self.ratio[1]} natural cards", self.sets_source)
-            if self._rank_taken(st, seat, cards):
+            side = st.game.entity_of[seat]
+            if self.one_per_rank and any(m[0] == side and m[2] == srank for m in bs.melds):
                 return "a side holds one set of each rank: add to it instead", self.per_rank_source
-            if self._barred_out(st, seat, len(cards)):
+            if self._may_bar and self._barred_out(st, seat, len(cards)):
                 return self._why_barred(st, seat, len(cards))
             return None
         if k == "add":
-            i = (codec.number(a) or 0) - 1
+            i = (number or 0) - 1
             if not 0 <= i < len(bs.melds):
                 return f"there is no set {i + 1} on the table", self.source
             if not self._can_add_to(st, seat, i):
                 return ("a player adds to the sets of their own side once laid out; while laying out, only to the "
                         "sets of this lay-out", self.own_sets_source)
             m = bs.melds[i]
-            if not self.fits(m, cards[0]):
+            _, nat_cms, wild_ok, _ = self._melds_info(bs.melds)[i]  # what fits the set (fits, remembered)
+            r = self.meld_rank[cards[0]]
+            if not (wild_ok if r == WILD else r == m[2] and nat_cms):
                 if self.full_closed and self.is_book(m):
                     return "a book is closed: no card joins it", self.full_source
                 if self.meld_rank[cards[0]] == WILD and self.clean_closed and self.is_book(m) and \
@@ -701,7 +987,7 @@ class BookMelding(CheckingDoer):
                     return f"a set holds at most {self.max_wilds} wild cards", self.max_wilds_source
                 return "that card does not fit the set (its rank, or one wild card for every two natural cards)", \
                     self.ratio_source
-            if self._barred_out(st, seat, 1):
+            if self._may_bar and self._barred_out(st, seat, 1):
                 return self._why_barred(st, seat, 1)
             return None
         return f"not allowed in the '{self.id}' phase now", self.source
@@ -732,7 +1018,7 @@ class BookMelding(CheckingDoer):
         st.next_phase()
 
     def _begin_turn(self, st: State, seat: int) -> None:
-        bs = self._bs(st)
+        bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
         st.cur = seat
         bs.turns += 1
         bs.stage = "draw"
@@ -809,7 +1095,7 @@ class BookMelding(CheckingDoer):
 
     def _laid(self, st: State, seat: int, cards: tuple[Card, ...]) -> None:
         """Bookkeeping after a set was started or grown: the lay-out reaching its minimum."""
-        bs = self._bs(st)
+        bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
         st.piles[self.meld_zone].extend(cards)
         if bs.pending >= 0:
             pts = sum(self.set_points(m) for m in bs.melds[bs.pending:])
@@ -818,12 +1104,14 @@ class BookMelding(CheckingDoer):
                 bs.laid_out |= 1 << seat
 
     def try_apply(self, st: State, a: Action) -> bool:
-        if self._refusal(st, a) is not None:
+        d = self._decoded.get(a) if type(a) is int else None  # _decode, inlined when remembered
+        if d is None:
+            d = self._decode(a)
+        if d is None or self._refuse(st, a, d) is not None:
             return False
-        bs = self._bs(st)
-        codec = self.codec
+        bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
         seat = st.cur
-        k = codec.kind(a)
+        k, cards, cmask, _, number, rank = d
         if k == "draw_stock":
             stock = st.piles[self.stock]
             got = stock[-self.draw:]
@@ -842,30 +1130,33 @@ class BookMelding(CheckingDoer):
             if not st.hands[seat]:
                 self._after_giving(st, seat, False)
         elif k == "discard":
-            c = codec.cards(a)[0]
+            c = cards[0]
             st.hands[seat] &= ~(1 << c)
             st.piles[self.discard].append(c)
-            self._after_giving(st, seat, True)
+            if st.hands[seat]:  # _after_giving, the common case: the turn passes on
+                self._begin_turn(st, st.next_seat(seat))
+            else:
+                self._after_giving(st, seat, True)
         elif k == "meld":
-            cards = codec.cards(a)
-            rank = self.new_set_rank(cards)
             assert rank is not None
             if not bs.laid_out >> seat & 1 and bs.pending < 0:
                 bs.pending = len(bs.melds)
             if bs.opened < 0 and (bs.pending >= 0 or bs.stage == "draw"):
                 bs.opened = len(bs.melds)
-            bs.melds = (*bs.melds, (st.game.entity_of[seat], seat, rank, tuple(cards)))
-            st.hands[seat] &= ~st.game.deck.mask(cards)
+            bs.melds = (*bs.melds, (st.game.entity_of[seat], seat, rank, cards))
+            st.hands[seat] &= ~cmask
             self._laid(st, seat, cards)
-            self._after_giving(st, seat, False)
+            if not st.hands[seat]:
+                self._after_giving(st, seat, False)
         elif k == "add":
-            i = (codec.number(a) or 0) - 1
-            c = codec.cards(a)[0]
+            i = (number or 0) - 1
+            c = cards[0]
             m = bs.melds[i]
             bs.melds = (*bs.melds[:i], (m[0], m[1], m[2], (*m[3], c)), *bs.melds[i + 1:])
             st.hands[seat] &= ~(1 << c)
-            self._laid(st, seat, (c,))
-            self._after_giving(st, seat, False)
+            self._laid(st, seat, cards)
+            if not st.hands[seat]:
+                self._after_giving(st, seat, False)
         elif k == "retract":
             back = bs.melds[bs.pending:]
             bs.melds = bs.melds[:bs.pending]

@@ -71,6 +71,8 @@ TIES = ("last_wins", "first_wins")
 LOSER_ORDER = ("last_trick_order", "round_order")
 LOWEST = ("any_time", "when_unable")
 FIRST_LEADER = ("left_of_dealer", "left_of_last_loser")
+CACHE_LIMIT = 1 << 16
+"""The most plays whose cards and ranks a component keeps (``_play_info``, ``_ranks_of``) before it starts over."""
 
 
 @dataclass
@@ -163,7 +165,31 @@ class ClimbingTricks(CheckingDoer):
         self.play_base = self.codec.base("play")
         self.rank_of = game.deck.rank_of
         self.num_ranks = len(ranks)
-        self._memo: tuple[int, tuple[tuple[Card, ...], ...], tuple[Action, ...], frozenset[Action]] | None = None
+        self._memo: tuple[int, tuple[tuple[Card, ...], ...], tuple[Action, ...]] | None = None
+        rank_of = self.rank_of
+        self._blocks = all(rank_of[c] <= rank_of[c + 1] for c in range(len(rank_of) - 1))
+        """Whether card ids ascend with rank (each rank's cards a run of ids): :meth:`_legal_fast` then
+        lists the legal plays; otherwise the general :meth:`_legal` does."""
+        self._block_of: tuple[int, ...] = tuple(
+            sum(1 << d for d in range(len(rank_of)) if rank_of[d] == rank_of[c]) for c in range(len(rank_of)))
+        """Each card's rank as a mask of card ids (a run of ids when ``_blocks``)."""
+        self._held: dict[int, tuple[int, tuple[int, ...], tuple[Action, ...]]] = {}
+        """The cards a hand holds of one rank (a mask) -> (the rank, the packed cards of each prefix of them in
+        ascending id order -- 1, 2, ... cards, unshifted and without the kind --, the leads of 1..max_lead of
+        them)."""
+        self._from_rank: tuple[int, ...] = tuple(
+            sum(1 << c for c in range(len(rank_of)) if rank_of[c] >= r) for r in range(self.num_ranks + 1))
+        """The cards of each rank and every higher one, as a mask (and none past the highest rank)."""
+        self._above: tuple[int, ...] = tuple(self._from_rank[rank_of[c] + 1] for c in range(len(rank_of)))
+        """The cards of a higher rank than each card, as a mask."""
+        self._play_info: dict[Action, tuple[tuple[Card, ...], int, tuple[int, ...]]] = {}
+        """A play action already seen legal -> (its cards as the codec reads them, their mask, their sorted ranks)."""
+        self._ranks_of: dict[tuple[Card, ...], tuple[int, ...]] = {}
+        """The sorted ranks of a play's cards (as :meth:`_ranks`), for plays made."""
+        self._pairs_lead = self.winner == "equal_or_higher" and self.ties == "last_wins" and \
+            self.respectively == "sorted_pairs"
+        """Whether a play takes the lead exactly when each of its cards is at least the winning play's card in
+        the same place (both sorted): :meth:`takes_lead` inlined."""
 
     def new_state(self) -> ClimbState:
         return ClimbState()
@@ -276,13 +302,144 @@ class ClimbingTricks(CheckingDoer):
         """Every legal play, sorted. The list depends only on the hand and the plays of the trick so far, so the
         last one is kept (``_memo``) for :meth:`is_legal` and for a repeated call on the same position."""
         hand = st.hands[st.cur]
-        plays = self._s(st).plays
+        cs: ClimbState = st.cstate[self.index]  # type: ignore[assignment]
+        plays = cs.plays
         memo = self._memo
         if memo is not None and memo[0] == hand and memo[1] == plays:
             return list(memo[2])
-        out = self._legal(st, hand)
-        self._memo = (hand, plays, tuple(out), frozenset(out))
+        out = self._legal_fast(cs, hand) if self._blocks else self._legal(st, hand)
+        self._memo = (hand, plays, tuple(out))
         return out
+
+    def _rk(self, cards: tuple[Card, ...]) -> tuple[int, ...]:
+        """:meth:`_ranks` of a play, kept in ``_ranks_of``."""
+        r = self._ranks_of.get(cards)
+        if r is None:
+            if len(self._ranks_of) >= CACHE_LIMIT:
+                self._ranks_of.clear()
+            r = self._ranks_of[cards] = self._ranks(cards)
+        return r
+
+    def _target_fast(self, cs: ClimbState) -> tuple[int, ...]:
+        """:meth:`target` from the kept ranks of the plays."""
+        plays = cs.plays
+        if self.compare_with == "best":
+            return self._rk(plays[cs.best])
+        if self.compare_with == "previous":
+            return self._rk(plays[-1])
+        return tuple(max(col) for col in zip(*[self._rk(p) for p in plays], strict=True))
+
+    def _held_of(self, blk: int) -> tuple[int, tuple[int, ...], tuple[Action, ...]]:
+        """The ``_held`` entry of ``blk``, the cards a hand holds of one rank (made on first use)."""
+        e = self._held.get(blk)
+        if e is None:
+            cards = self._cards(blk)
+            slot = self.codec.slot
+            packed: list[int] = []
+            p = 0
+            for i, c in enumerate(cards):
+                p |= (c + 1) << (slot * i)
+                packed.append(p)
+            base = self.play_base
+            e = self._held[blk] = (self.rank_of[cards[0]], tuple(packed),
+                                   tuple(base | q for q in packed[:self.max_lead]))
+        return e
+
+    def _legal_fast(self, cs: ClimbState, hand: int) -> list[Action]:
+        """:meth:`_legal` for a deck whose card ids ascend with rank (``_blocks``): the same list, walked off the
+        hand's bits rank by rank (``_held``), with no sets. A play packs the lowest copies of each of its ranks,
+        rank by rank, which is ascending id order, as :meth:`_encode` packs them."""
+        block_of = self._block_of
+        held = self._held
+        plays = cs.plays
+        base = self.play_base
+        out: list[Action] = []
+        if not plays:
+            most = min(self.max_lead, hand.bit_count() - self.keep)
+            if most <= 0:
+                return out
+            m = hand
+            if most >= self.max_lead:
+                while m:
+                    blk = m & block_of[(m & -m).bit_length() - 1]
+                    m ^= blk
+                    out += (held.get(blk) or self._held_of(blk))[2]
+            else:
+                while m:
+                    blk = m & block_of[(m & -m).bit_length() - 1]
+                    m ^= blk
+                    out += (held.get(blk) or self._held_of(blk))[2][:most]
+            out.sort()
+            return out
+        k = len(plays[0])
+        compare = self.compare_with
+        if compare == "every":
+            target = self._target_fast(cs)
+        else:
+            play = plays[cs.best] if compare == "best" else plays[-1]
+            target = self._ranks_of.get(play) or self._rk(play)
+        lower = target if self.respectively == "sorted_pairs" else (target[-1],) * k
+        slot = self.codec.slot
+        if k == 1:  # one card of each rank from the lowest allowed up, ascending; then the lowest card in front
+            above = self._above
+            m = hand & self._from_rank[lower[0]]
+            while m:
+                c = (m & -m).bit_length() - 1
+                out.append(base | (c + 1))
+                m &= above[c]
+            if not out or self.lowest_when == "any_time":
+                low = base | ((hand & -hand).bit_length())
+                if not out or out[0] != low:
+                    out.insert(0, low)
+            return out
+        pres: list[tuple[int, tuple[int, ...], tuple[Action, ...]]] = []
+        m = hand & self._from_rank[lower[0]]
+        while m:
+            blk = m & block_of[(m & -m).bit_length() - 1]
+            m ^= blk
+            pres.append(held.get(blk) or self._held_of(blk))
+        if k == 2:
+            hi = lower[1]
+            for i, (r, pk, _) in enumerate(pres):
+                if r >= hi and len(pk) > 1:
+                    out.append(base | pk[1])
+                one = base | pk[0]
+                for r2, pk2, _ in pres[i + 1:]:
+                    if r2 >= hi:
+                        out.append(one | pk2[0] << slot)
+        else:
+            self._combos(pres, 0, 0, 0, lower, k, out)
+        if not out or self.lowest_when == "any_time":
+            p = pos = 0
+            m = hand
+            while m and pos < k:  # the k lowest cards: the lowest ranks first, each rank's lowest copies
+                blk = m & block_of[(m & -m).bit_length() - 1]
+                m ^= blk
+                pk = (held.get(blk) or self._held_of(blk))[1]
+                t = min(len(pk), k - pos)
+                p |= pk[t - 1] << (slot * pos)
+                pos += t
+            low = base | p
+            if low not in out:
+                out.append(low)
+        out.sort()
+        return out
+
+    def _combos(self, pres: list[tuple[int, tuple[int, ...], tuple[Action, ...]]], j: int, pos: int, packed: int,
+                lower: tuple[int, ...], k: int, out: list[Action]) -> None:
+        """Add to ``out`` every play that fills places ``pos``.. of ``k`` (``packed`` so far) with ranks from
+        ``pres[j:]``, each place's rank at least ``lower``'s (which ascends)."""
+        slot = self.codec.slot
+        for jj in range(j, len(pres)):
+            r, pk, _ = pres[jj]
+            for t in range(1, min(len(pk), k - pos) + 1):
+                if r < lower[pos + t - 1]:
+                    break
+                q = packed | pk[t - 1] << (slot * pos)
+                if pos + t == k:
+                    out.append(self.play_base | q)
+                else:
+                    self._combos(pres, jj + 1, pos + t, q, lower, k, out)
 
     def _legal(self, st: State, hand: int) -> list[Action]:
         per = self._by_rank(hand)
@@ -332,61 +489,111 @@ class ClimbingTricks(CheckingDoer):
 
     def is_legal(self, st: State, a: Action) -> bool:
         memo = self._memo  # an action legal_actions() just listed for this very position: legal at once
-        if memo is not None and a in memo[3] and memo[0] == st.hands[st.cur] and memo[1] == self._s(st).plays:
+        if memo is not None and (a in memo[2] if type(a) is int else a in frozenset(memo[2])) and \
+                memo[0] == st.hands[st.cur] and memo[1] == self._s(st).plays:
             return True
         if self.codec.kind(a) != "play" or not self.codec.valid(a):
             return False
         return self.allowed(st, self.codec.cards(a)) is None
 
     def try_apply(self, st: State, a: Action) -> bool:
-        if not self.is_legal(st, a):
-            return False
-        cards = self.codec.cards(a)
         seat = st.cur
-        cs = self._s(st)
-        hand = st.hands[seat]
-        for c in cards:
-            hand &= ~(1 << c)
-        st.hands[seat] = hand
+        hands = st.hands
+        hand = hands[seat]
+        cs: ClimbState = st.cstate[self.index]  # type: ignore[assignment]
+        plays = cs.plays
+        memo = self._memo  # the fast form of is_legal's first test
+        if (memo is None or type(a) is not int or a not in memo[2] or memo[0] != hand or memo[1] != plays) and \
+                not self.is_legal(st, a):
+            return False
+        info = self._play_info.get(a)
+        if info is None:
+            got = self.codec.cards(a)
+            mask = 0
+            for c in got:
+                mask |= 1 << c
+            if len(self._play_info) >= CACHE_LIMIT:
+                self._play_info.clear()
+            info = self._play_info[a] = (got, mask, self._rk(got))
+        cards, mask, ranks = info
+        hands[seat] = hand & ~mask
         st.piles["trick"].extend(cards)
-        ranks = self._ranks(cards)
-        if not cs.plays or self.takes_lead(ranks, self._ranks(cs.plays[cs.best])):
-            cs.best = len(cs.plays)
-        cs.plays = (*cs.plays, tuple(cards))
+        if not plays:
+            cs.best = 0
+        else:
+            won_so_far = plays[cs.best]
+            best = self._ranks_of.get(won_so_far) or self._rk(won_so_far)
+            if self._pairs_lead:
+                for x, y in zip(ranks, best, strict=True):
+                    if x < y:
+                        break
+                else:
+                    cs.best = len(plays)
+            elif self.takes_lead(ranks, best):
+                cs.best = len(plays)
+        cs.plays = plays = (*plays, cards)
         cs.seats = (*cs.seats, seat)
-        playing = [s for s in range(st.game.num_players) if st.active[s] and not st.contract.out >> s & 1]
-        if len(cs.plays) < len(playing):
-            st.cur = st.next_seat(seat)
-            return True
+        n = st.game.num_players
+        if st.contract.out:
+            playing = [s for s in range(n) if st.active[s] and not st.contract.out >> s & 1]
+            if len(plays) < len(playing):
+                st.cur = st.next_seat(seat)
+                return True
+        else:
+            active = st.active
+            if len(plays) < (active.count(True) if len(active) == n else active[:n].count(True)):
+                st.cur = st.next_seat(seat)
+                return True
+            playing = [s for s in range(n) if active[s]]
         w = cs.seats[cs.best]
         won = st.seat_piles["won"]
-        for c in st.piles["trick"]:
-            won[w] |= 1 << c
-        st.piles["trick"].clear()
+        trick = st.piles["trick"]
+        m = won[w]
+        for c in trick:
+            m |= 1 << c
+        won[w] = m
+        trick.clear()
         cs.winners = (*cs.winners, w)
         cs.plays, cs.seats, cs.best = (), (), -1
-        if all(st.hands[s].bit_count() <= self.keep for s in playing):
-            self._reveal(st, w, playing)
-            st.next_phase()
-        else:
-            st.cur = w
+        keep = self.keep
+        for s in playing:
+            if hands[s].bit_count() > keep:
+                st.cur = w
+                return True
+        self._reveal(st, w, playing)
+        st.next_phase()
         return True
 
     def _reveal(self, st: State, leader: int, playing: list[int]) -> None:
         """The last trick: every player's remaining cards go to the last trick at once; the highest lose."""
         cs = self._s(st)
         order = [leader] + [s for s in st.seats_from(leader) if s in playing and s != leader]
-        shown: dict[int, list[int]] = {}
+        rank_of, hands, last = self.rank_of, st.hands, st.piles["last_trick"]
+        shown: list[int] = []  # each seat's highest revealed rank, in ``order`` (-2: no card)
+        top = -1
         for s in order:
-            cards = self._cards(st.hands[s])
-            st.piles["last_trick"].extend(cards)
-            st.hands[s] = 0
-            shown[s] = [self.rank_of[c] for c in cards]
-        top = max((r for ranks in shown.values() for r in ranks), default=-1)
-        holders = {s for s, ranks in shown.items() if top in ranks}
+            h = hands[s]
+            if not h:
+                shown.append(-2)
+                continue
+            if h & (h - 1):
+                cards = self._cards(h)
+                last.extend(cards)
+                r = max([rank_of[c] for c in cards])
+            else:  # one card (``keep: 1``)
+                c = h.bit_length() - 1
+                last.append(c)
+                r = rank_of[c]
+            hands[s] = 0
+            shown.append(r)
+            if r > top:
+                top = r
+        holders = [s for s, r in zip(order, shown, strict=True) if r == top]
         first = leader if self.loser_order == "last_trick_order" else cs.start
-        ring = [first] + [s for s in st.seats_from(first) if s != first]
-        cs.losers = tuple(s for s in ring if s in holders)
+        if len(holders) > 1 and first != leader:  # (``order`` runs clockwise from the leader: a ring is one cycle)
+            ring = [first] + [s for s in st.seats_from(first) if s != first]
+            holders = [s for s in ring if s in holders]
+        cs.losers = tuple(holders)
         cs.top = self.value_of[top] if top >= 0 else -1
         cs.last_leader = leader
 
