@@ -117,3 +117,26 @@ def test_ties_first_wins_keeps_the_first_of_equal_plays(tmp_path: Path) -> None:
     play_deal_a_to_t3(st)
     play(st, 9, 9), play(st, 4, 4), play(st, 6, 6), play(st, 9, 9)
     assert g.phases[0].trick_winners(st) == [0, 0, 0]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("opts", load("birdhead").option_sets(),
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+def test_the_fast_play_lister_agrees_with_the_general_one(opts: dict[str, Any]) -> None:
+    """``climbing_tricks`` lists plays from the hand's bits when card ids ascend with rank (Birdhead's deck);
+    the general lister (``_legal``, by ranks and sets) is the reference. Both give the same list at every
+    position of seeded random matches, under every option set."""
+    g = Game(load("birdhead"), opts)
+    comp = next(ph for ph in g.phases if isinstance(ph, ClimbingTricks))
+    assert comp._blocks  # the fast path is the one in use
+    rnd = random.Random(7)
+    seen = 0
+    for seed in range(6):
+        st = g.new_initial_state(seed)
+        while not st.is_terminal() and len(st.hand_results) < 4:
+            legal = st.legal_actions()
+            if st.comp is comp:
+                cs = st.cstate[comp.index]
+                assert comp._legal_fast(cs, st.hands[st.cur]) == comp._legal(st, st.hands[st.cur])
+                seen += 1
+            st.apply(rnd.choice(legal))
+    assert seen > 100
