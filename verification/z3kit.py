@@ -6,8 +6,8 @@ A query that hits its time limit is reported as ``timeout``, never as a proof.
 
 Witnesses are canonical: when a query is satisfiable, the reported terms are
 given their lexicographically smallest values (in the order the query lists
-them; ``False`` before ``True``), found by :class:`z3.Optimize` with one
-``minimize`` objective per term and ``lex`` priority. The first model z3 finds
+them; ``False`` before ``True``), found by fixing each term in turn to its least
+value on an incremental solver (:func:`smallest`). The first model z3 finds
 depends on solver internals (random seeds, the order in which the constraints
 and a formula's arguments were built, z3's version), the smallest one does not:
 the same spec and options give the same witness, byte for byte, in any run
@@ -144,12 +144,13 @@ def smallest(ctx: z3.Context, constraints: list[Any], terms: Mapping[str, Any], 
     definition of the lexicographic minimum: a Boolean by one check of ``False``, an integer by
     halving the gap below the best value found (after a search for a bound that doubles its step).
     An incremental solver does this much faster than :class:`z3.Optimize` with one ``lex`` objective
-    per term (3 s against a few hundredths for 64 terms); terms of other sorts go to the optimiser.
+    per term (3 s against a few hundredths for 64 terms). Every reported term is a Boolean or an integer;
+    a term of another sort has no order here, so there is then no canonical witness (None).
     """
     if not terms:
         return {}
     if not all(z3.is_bool(t) or z3.is_int(t) for t in terms.values()):
-        return _smallest_optimised(ctx, constraints, terms, timeout_ms)
+        return None
     deadline = time.perf_counter() + timeout_ms / 1000
     s = solver(ctx, timeout_ms)
     s.add(*constraints)
@@ -204,21 +205,6 @@ def smallest(ctx: z3.Context, constraints: list[Any], terms: Mapping[str, Any], 
         s.add(t == value)
         out[name] = value
     return out
-
-
-def _smallest_optimised(ctx: z3.Context, constraints: list[Any], terms: Mapping[str, Any], timeout_ms: int
-                        ) -> dict[str, Any] | None:
-    """:func:`smallest` by :class:`z3.Optimize` with ``lex`` priority (terms of any sort)."""
-    opt = z3.Optimize(ctx=ctx)
-    opt.set("timeout", timeout_ms)
-    opt.set(priority="lex")
-    opt.set("random_seed", RANDOM_SEED)
-    opt.add(*constraints)
-    goals = [opt.minimize(z3.If(t, 1, 0, ctx) if z3.is_bool(t) else t) for t in terms.values()]
-    if opt.check() != z3.sat or not all(z3.is_int_value(h.value()) for h in goals):
-        return None
-    m = opt.model()
-    return {k: python_value(m.eval(v, model_completion=True)) for k, v in terms.items()}
 
 
 def find(ctx: z3.Context, constraints: list[Any], show: Mapping[str, Any], timeout_ms: int = TIMEOUT_MS,

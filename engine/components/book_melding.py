@@ -370,11 +370,6 @@ class BookMelding(CheckingDoer):
         self._add_bases: tuple[Action, ...] = tuple(codec.encode("add", number=i, cards=(0,)) - 1
                                                     for i in range(1, hi + 1))
         """The action ``add i+1 X`` is ``_add_bases[i] + X + 1``."""
-        self._add_index: dict[Action, int] = {b: i for i, b in enumerate(self._add_bases)}
-        self._deck_size: int = deck.size
-        sig = codec.sigs["meld"]
-        self._meld_plain: bool = not sig.choices and sig.number is None and not sig.suit
-        """Whether a ``meld`` carries cards alone (:meth:`_decode_meld` then tells a well-formed one)."""
         # the discards of the cards held, byte by byte: one per face (the first copy held) when no face spans two
         # bytes of the hand, else one per card of the canonical hand
         self._by_face: bool = all(deck.face[c] != deck.face[c - 1] for c in range(8, deck.size, 8))
@@ -875,13 +870,7 @@ class BookMelding(CheckingDoer):
         if d is not None or a in memo:
             return d
         codec = self.codec
-        c1 = a & codec.card_mask  # the first card slot: card + 1, or 0
-        i = self._add_index.get(a - c1)
-        if i is not None:  # add_bases[i] + card + 1 is ``add i+1 card``: well-formed for any card of the deck
-            d = ("add", (c1 - 1,), 1 << (c1 - 1), True, i + 1, None) if 0 < c1 <= self._deck_size else None
-        elif a >> codec.suit_shift << codec.suit_shift == self._meld_base and self._meld_plain:
-            d = self._decode_meld(a)
-        elif codec.valid(a):
+        if codec.valid(a):  # the codec's own check; each action is taken apart once, then remembered
             k = codec.kind(a)
             cards = codec.cards(a)
             d = (k, cards, Deck.mask(cards), len(set(cards)) == len(cards), codec.number(a),
@@ -889,18 +878,6 @@ class BookMelding(CheckingDoer):
         if len(memo) < DECODE_MEMO:
             memo[a] = d
         return d
-
-    def _decode_meld(self, a: Action) -> Decoded | None:
-        """:meth:`_decode` of an int whose bits above the cards are those of ``meld`` alone: well-formed when
-        its cards are as many as a ``meld`` carries, each of the deck, in the order the codec packs them."""
-        codec = self.codec
-        cards = codec.cards(a)
-        sig = codec.sigs["meld"]
-        if not sig.cards[0] <= len(cards) <= sig.cards[1] or any(not 0 <= c < self._deck_size for c in cards):
-            return None
-        if not sig.ordered and list(cards) != sorted(cards):
-            return None
-        return ("meld", cards, Deck.mask(cards), len(set(cards)) == len(cards), None, self.new_set_rank(cards))
 
     def _refusal(self, st: State, a: Action) -> tuple[str, Source] | None:
         """None if ``a`` is legal now, else why not and the clause."""

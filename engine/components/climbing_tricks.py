@@ -224,12 +224,14 @@ class ClimbingTricks(CheckingDoer):
         """The ranks a follower compares with: the winning play, the previous one, or (``every``) the
         card-by-card highest of every play so far (equal or higher than that is equal or higher than each,
         in either ``respectively`` sense: the element-wise maximum of sorted tuples is sorted)."""
-        cs = self._s(st)
+        return self._target(self._s(st))
+
+    def _target(self, cs: ClimbState) -> tuple[int, ...]:
+        """:meth:`target` of a trick's state (the plays' ranks kept in ``_ranks_of``)."""
+        plays = cs.plays
         if self.compare_with == "every":
-            plays = [self._ranks(p) for p in cs.plays]
-            return tuple(max(col) for col in zip(*plays, strict=True))
-        play = cs.plays[cs.best] if self.compare_with == "best" else cs.plays[-1]
-        return self._ranks(play)
+            return tuple(max(col) for col in zip(*[self._rk(p) for p in plays], strict=True))
+        return self._rk(plays[cs.best] if self.compare_with == "best" else plays[-1])
 
     def _by_rank(self, hand: int) -> list[list[Card]]:
         """The cards of a hand per rank of the deck, each list ascending by id."""
@@ -320,15 +322,6 @@ class ClimbingTricks(CheckingDoer):
             r = self._ranks_of[cards] = self._ranks(cards)
         return r
 
-    def _target_fast(self, cs: ClimbState) -> tuple[int, ...]:
-        """:meth:`target` from the kept ranks of the plays."""
-        plays = cs.plays
-        if self.compare_with == "best":
-            return self._rk(plays[cs.best])
-        if self.compare_with == "previous":
-            return self._rk(plays[-1])
-        return tuple(max(col) for col in zip(*[self._rk(p) for p in plays], strict=True))
-
     def _held_of(self, blk: int) -> tuple[int, tuple[int, ...], tuple[Action, ...]]:
         """The ``_held`` entry of ``blk``, the cards a hand holds of one rank (made on first use)."""
         e = self._held.get(blk)
@@ -372,12 +365,7 @@ class ClimbingTricks(CheckingDoer):
             out.sort()
             return out
         k = len(plays[0])
-        compare = self.compare_with
-        if compare == "every":
-            target = self._target_fast(cs)
-        else:
-            play = plays[cs.best] if compare == "best" else plays[-1]
-            target = self._ranks_of.get(play) or self._rk(play)
+        target = self._target(cs)
         lower = target if self.respectively == "sorted_pairs" else (target[-1],) * k
         slot = self.codec.slot
         if k == 1:  # one card of each rank from the lowest allowed up, ascending; then the lowest card in front
