@@ -1,8 +1,10 @@
 """cardspec's Euchre beside OpenSpiel's (pyspiel), measured interleaved in one process run.
 
-Three paths, each playing uniform random legal actions over full deals (hands):
+Four paths, each playing uniform random legal actions over full deals (hands):
 
 * ``cardspec step``: the step API (``legal_actions`` / ``apply``) over seeded matches, counting hands;
+* ``cardspec bulk``: ``Game.simulate`` with uniform random bots (the bulk loop, whose records are the step
+  API's for the same seeds), counting hands;
 * ``pyspiel stepped``: OpenSpiel's C++ euchre driven from Python (``new_initial_state``, chance outcomes
   sampled uniformly, ``legal_actions``, ``apply_action`` until terminal; one OpenSpiel game is one deal);
 * ``pyspiel evaluate_bots``: OpenSpiel's C++ game loop (``pyspiel.evaluate_bots`` with
@@ -13,9 +15,8 @@ true) become cardspec options by ``cardspec.openspiel.options_for`` (``farmers_h
 ``dealer_discard=not_turned_card``, ``lone_defender=off``, ``all_pass=dealer_must_name``).
 
 Each round runs one timed slice of each path, the order rotating from round to round so that all see
-the same machine load; the ratios are taken within each round. cardspec has no bulk simulator yet:
-its best path today for bulk play is the step API, so the bulk ratio divides the step-API figure by
-``evaluate_bots``'s (the output says so). Goals: 1.5x for step, 1.0x for bulk. Pin to one core::
+the same machine load; the ratios are taken within each round: cardspec step over pyspiel stepped, and
+cardspec bulk over ``evaluate_bots``. Goals: 1.5x for step, 1.0x for bulk. Pin to one core::
 
     taskset -c 0 python benchmarks/compare_openspiel.py [--seconds 1] [--rounds 5] [--json]
 
@@ -40,7 +41,7 @@ OPENSPIEL_PARAMS: dict[str, Any] = {"allow_lone_defender": False, "stick_the_dea
 HANDS_PER_MATCH = 50
 """A cardspec match is cut after this many hands (a Euchre match ends well before)."""
 GOALS = {"step": 1.5, "bulk": 1.0}
-BULK_PATH = "step API (cardspec has no bulk simulator yet; its best path today is the step API)"
+BULK_PATH = "Game.simulate (the bulk loop: Python, one match after another)"
 
 
 def cardspec_slice(game: Game, seconds: float, seed: int) -> float:
@@ -58,6 +59,18 @@ def cardspec_slice(game: Game, seconds: float, seed: int) -> float:
             legal = legal_actions()
             apply(legal[int(rnd() * len(legal))])
         hands += len(results)
+        if time.perf_counter() >= deadline:
+            break
+    return hands / (time.perf_counter() - start)
+
+
+def cardspec_bulk_slice(game: Game, seconds: float, seed: int) -> float:
+    """Hands per second of ``Game.simulate`` with uniform random bots for about ``seconds``."""
+    hands = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    for st in game.simulate(10**9, "random", seed * 1_000_000, hand_limit=HANDS_PER_MATCH):
+        hands += len(st.hand_results)
         if time.perf_counter() >= deadline:
             break
     return hands / (time.perf_counter() - start)
@@ -125,6 +138,7 @@ def main() -> int:
     os_game = pyspiel.load_game("euchre", dict(OPENSPIEL_PARAMS))
     paths: dict[str, Callable[[float, int], float]] = {
         "cardspec_step": lambda s, seed: cardspec_slice(game, s, seed),
+        "cardspec_bulk": lambda s, seed: cardspec_bulk_slice(game, s, seed),
         "pyspiel_stepped": lambda s, seed: pyspiel_stepped_slice(os_game, s, seed),
         "pyspiel_evaluate_bots": lambda s, seed: evaluate_bots_slice(pyspiel, os_game, s, seed),
     }
@@ -136,7 +150,7 @@ def main() -> int:
         for k in names[rnd % len(names):] + names[:rnd % len(names)]:
             runs[k].append(paths[k](a.seconds, rnd + 1))
     step = [c / o for c, o in zip(runs["cardspec_step"], runs["pyspiel_stepped"], strict=True)]
-    bulk = [c / o for c, o in zip(runs["cardspec_step"], runs["pyspiel_evaluate_bots"], strict=True)]
+    bulk = [c / o for c, o in zip(runs["cardspec_bulk"], runs["pyspiel_evaluate_bots"], strict=True)]
     out: dict[str, Any] = {
         "openspiel_params": OPENSPIEL_PARAMS,
         "cardspec_options": options,
@@ -158,7 +172,8 @@ def main() -> int:
     print("  OpenSpiel " + ", ".join(f"{k}={v}" for k, v in OPENSPIEL_PARAMS.items())
           + "; cardspec " + ", ".join(f"{k}={v}" for k, v in options.items()))
     print(f"{'path':<34} {'min':>9} {'median':>9} {'max':>9}   (deals/s)")
-    labels = {"cardspec_step": "cardspec step API", "pyspiel_stepped": "pyspiel stepped from Python",
+    labels = {"cardspec_step": "cardspec step API", "cardspec_bulk": "cardspec bulk (Game.simulate)",
+              "pyspiel_stepped": "pyspiel stepped from Python",
               "pyspiel_evaluate_bots": "pyspiel evaluate_bots (C++ loop)"}
     for k in names:
         d = out["deals_per_s"][k]

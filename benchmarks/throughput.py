@@ -1,10 +1,11 @@
-"""Random full hands, and actions, per second through the public step API (``legal_actions`` and ``apply``).
+"""Random full hands, and actions, per second through the public step API, and hands through the bulk loop.
 
 For each system: start matches from seeds, and count complete hands (deals)
 and the actions taken, choosing uniformly among ``legal_actions()`` and calling
-``apply``. Several runs; prints min / median / max of each, and each system's
-cost per action beside Euchre's (goal: within 2x). Every bundled system by
-default. Pin to one core with ``taskset -c 0``.
+``apply``; then the same for ``Game.simulate`` (the bulk loop, uniform random
+bots), which counts hands only. Several runs; prints min / median / max of
+each, and each system's cost per action beside Euchre's (goal: within 2x).
+Every bundled system by default. Pin to one core with ``taskset -c 0``.
 
     python benchmarks/throughput.py [--seconds 2] [--runs 5] [--json] [SYSTEM ...]
 """
@@ -53,6 +54,23 @@ def hands_per_second(system: str, seconds: float, seed: int) -> tuple[float, flo
     return hands / took, actions / took
 
 
+def bulk_hands_per_second(system: str, seconds: float, seed: int) -> float:
+    """Hands completed per second by ``Game.simulate`` with uniform random bots (matches cut as above)."""
+    game = Game.from_system(system)
+    hands = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    for st in game.simulate(10**9, "random", seed * 100_000, hand_limit=HANDS_PER_MATCH):
+        hands += len(st.hand_results)
+        if time.perf_counter() >= deadline:
+            break
+    return hands / (time.perf_counter() - start)
+
+
+def spread(runs: list[float]) -> dict[str, int]:
+    return {"min": round(min(runs)), "median": round(statistics.median(runs)), "max": round(max(runs))}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--seconds", type=float, default=2.0)
@@ -63,15 +81,15 @@ def main() -> None:
     out = {}
     for sid in args.systems:
         both = [hands_per_second(sid, args.seconds, i + 1) for i in range(args.runs)]
-        out[sid] = {}
-        for k, name in enumerate(("step_api_hands_per_s", "step_api_actions_per_s")):
-            runs = [b[k] for b in both]
-            out[sid][name] = {"min": round(min(runs)), "median": round(statistics.median(runs)),
-                              "max": round(max(runs))}
+        bulk = [bulk_hands_per_second(sid, args.seconds, i + 1) for i in range(args.runs)]
+        out[sid] = {"step_api_hands_per_s": spread([b[0] for b in both]),
+                    "step_api_actions_per_s": spread([b[1] for b in both]),
+                    "bulk_hands_per_s": spread(bulk)}
         if not args.json:
-            h, a = out[sid]["step_api_hands_per_s"], out[sid]["step_api_actions_per_s"]
+            h, a, b = (out[sid][k] for k in ("step_api_hands_per_s", "step_api_actions_per_s", "bulk_hands_per_s"))
             print(f"{sid:<16} through the step API: hands/s min {h['min']}, median {h['median']}, max {h['max']}; "
                   f"actions/s min {a['min']}, median {a['median']}, max {a['max']}")
+            print(f"{'':<16} through the bulk loop: hands/s min {b['min']}, median {b['median']}, max {b['max']}")
     base = out.get("euchre", {}).get("step_api_actions_per_s", {}).get("median")
     if base:
         for sid, row in out.items():  # cost per action relative to Euchre's: actions/s of Euchre over this one's

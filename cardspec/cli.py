@@ -116,7 +116,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             task = prog.add_task(f"simulating {spec.id}", total=args.n)
             totals = simulate.run(game, args.system, args.seed, args.n, args.bot, args.records, args.workers,
                                   advance=lambda: prog.advance(task), backend=args.backend,
-                                  address=args.ray_address)
+                                  address=args.ray_address, fast=args.fast)
     except OSError as exc:
         if args.records and exc.filename == args.records:
             raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
@@ -516,6 +516,9 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--workers", type=int, default=1, metavar="N",
                             help="play the matches in N processes, or N Ray tasks at a time (default 1); the "
                                  "records and statistics do not depend on it")
+            sp.add_argument("--fast", action="store_true",
+                            help="play through the bulk loop instead of the step API: the same matches and "
+                                 "records, without checking again the actions the bots take from the legal list")
             _backend_args(sp)
         else:
             sp.add_argument("--seat", type=int, default=0)

@@ -15,13 +15,12 @@ deterministic bytes (no file name and a zero time stamp in the gzip header).
 from __future__ import annotations
 
 import gzip
-import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
-from .engine.bots import BOTS
+from .engine.bulk import play_bulk, play_stepped
 from .engine.game import Game
 from .engine.record import dumps, record_of
 from .engine.spec import load
@@ -38,21 +37,15 @@ MatchResult = tuple[int, int, int, tuple[int, ...], bytes | None]
 """One match: actions, hands, thrown-in hands, winning seats, and its record line (UTF-8) or None."""
 
 
-def play_match(game: Game, seed: int, bot: str) -> tuple[State, int]:
-    """One seeded match between bots; returns the final state and its action count."""
-    rng = random.Random(f"bots/{seed}")
-    chooser = BOTS[bot](rng)
-    st = game.new_initial_state(seed)
-    n = 0
-    while not st.is_terminal():
-        st.apply(chooser(st, st.legal_actions()))
-        n += 1
-    return st, n
+def play_match(game: Game, seed: int, bot: str, fast: bool = False) -> tuple[State, int]:
+    """One seeded match between bots (:mod:`cardspec.engine.bulk`): through the step API, or with
+    ``fast`` through the bulk loop, which plays the same match; the final state and its action count."""
+    return (play_bulk if fast else play_stepped)(game, seed, bot)
 
 
-def match_result(game: Game, seed: int, bot: str, records: bool) -> MatchResult:
+def match_result(game: Game, seed: int, bot: str, records: bool, fast: bool = False) -> MatchResult:
     """Play the match of ``seed`` and keep only what the summary and the record file need."""
-    st, n = play_match(game, seed, bot)
+    st, n = play_match(game, seed, bot, fast)
     hands = st.hand_results
     line = (dumps(record_of(st)) + "\n").encode("utf-8") if records else None
     return n, len(hands), sum(1 for r in hands if r["thrown_in"]), tuple(st.winners or ()), line
@@ -120,18 +113,20 @@ _GAMES: dict[tuple[str, str], Game] = {}
 
 
 def _play_chunk(system: str, options: dict[str, Any], bot: str, records: bool,
-                start: int, stop: int) -> list[MatchResult]:
+                start: int, stop: int, fast: bool = False) -> list[MatchResult]:
     """Matches ``start .. stop-1`` (by seed), in a worker."""
     key = (system, repr(sorted(options.items())))
     game = _GAMES.get(key)
     if game is None:
         game = _GAMES[key] = Game(load(system), options)
-    return [match_result(game, seed, bot, records) for seed in range(start, stop)]
+    return [match_result(game, seed, bot, records, fast) for seed in range(start, stop)]
 
 
 def results(game: Game, system: str, first_seed: int, n: int, bot: str, records: bool,
-            workers: int = 1, backend: str = "process", address: str | None = None) -> Iterator[MatchResult]:
-    """The results of matches ``0 .. n-1`` (seeds ``first_seed + i``), in match order.
+            workers: int = 1, backend: str = "process", address: str | None = None,
+            fast: bool = False) -> Iterator[MatchResult]:
+    """The results of matches ``0 .. n-1`` (seeds ``first_seed + i``), in match order; with ``fast``
+    played by the bulk loop (the same matches).
 
     With ``workers`` above 1, or ``backend="ray"``, the matches are played in chunks by worker processes
     (:func:`cardspec.parallel.ordered`), each building its own ``Game`` from ``system`` and
@@ -141,11 +136,11 @@ def results(game: Game, system: str, first_seed: int, n: int, bot: str, records:
         raise ValueError("workers must be at least 1")
     if backend == "process" and (workers == 1 or n == 1):
         for i in range(n):
-            yield match_result(game, first_seed + i, bot, records)
+            yield match_result(game, first_seed + i, bot, records, fast)
         return
     chunk = max(1, min(CHUNK, -(-n // (workers * 4))))
     opts = dict(game.options)
-    tasks = ((system, opts, bot, records, a, b) for a, b in _bounds(first_seed, n, chunk))
+    tasks = ((system, opts, bot, records, a, b, fast) for a, b in _bounds(first_seed, n, chunk))
     for part in ordered(_play_chunk, tasks, workers, backend, address, IN_FLIGHT_PER_WORKER):
         yield from part
 
@@ -157,13 +152,13 @@ def _bounds(first_seed: int, n: int, chunk: int) -> Iterator[tuple[int, int]]:
 
 def run(game: Game, system: str, first_seed: int, n: int, bot: str, records_path: str | None,
         workers: int = 1, advance: Callable[[], None] | None = None, backend: str = "process",
-        address: str | None = None) -> Totals:
+        address: str | None = None, fast: bool = False) -> Totals:
     """Play ``n`` matches, stream their records to ``records_path`` (if any) in match order, and return
     the running totals. The file is opened before any match is played."""
     out = open_records(records_path) if records_path else None
     totals = Totals()
     try:
-        for r in results(game, system, first_seed, n, bot, out is not None, workers, backend, address):
+        for r in results(game, system, first_seed, n, bot, out is not None, workers, backend, address, fast):
             totals.add(r)
             if out is not None and r[4] is not None:
                 out.write(r[4])

@@ -6,14 +6,14 @@ scoring tables and the match rules. No rule system has code of its own.
 
 >>> g = Game.from_system("euchre")
 >>> g.num_players, g.deck.size, [p.kind for p in g.phases]
-(4, 24, ['turn_up_trump', 'declarations', 'tricks'])
+(4, 24, ['turn_up_trump', 'pile_trade', 'declarations', 'declarations', 'tricks'])
 >>> Game.from_system("euchre", {"all_pass": "redeal"}).options["all_pass"]
 'redeal'
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import spec as spec_mod
@@ -253,6 +253,21 @@ class Game:
         from .state import State
 
         return State(self, seed, deals, start, hand_limit)
+
+    def simulate(self, n: int, bots: str | Sequence[str] = "random", seed: int = 0,
+                 hand_limit: int | None = None) -> Iterator[State]:
+        """The final states of ``n`` seeded bot matches (seeds ``seed`` on), played by the bulk loop.
+
+        ``bots`` names one bot for every player or one per player; ``hand_limit`` cuts each match
+        after that many hands. Each match is the one the step API
+        plays from the same seed and bots (:mod:`cardspec.engine.bulk`), record for record.
+
+        >>> [len(st.hand_results) > 0 for st in Game.from_system("euchre").simulate(2, "rule", 5)]
+        [True, True]
+        """
+        from .bulk import simulate
+
+        return simulate(self, n, bots, seed, hand_limit)
 
     def action_name(self, a: Action) -> str:
         """Readable name of an action."""

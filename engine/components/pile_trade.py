@@ -16,7 +16,7 @@ cards of the kitty during the calling of trump).
 >>> from cardspec.engine.game import Game
 >>> g = Game.from_system("euchre")
 >>> [ph.kind for ph in g.phases]
-['turn_up_trump', 'pile_trade', 'declarations', 'tricks']
+['turn_up_trump', 'pile_trade', 'declarations', 'declarations', 'tricks']
 """
 
 from __future__ import annotations
