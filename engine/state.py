@@ -400,6 +400,8 @@ class State:
                 "there is no seed and no deal for the next hand"
             raise IllegalActionError(self._name(a), why, self.game.match.source)
         comp = self.game.phases[self.phase]
+        if not self.game.codec.valid(a):  # no phase's reasons apply to an int that names no action
+            raise IllegalActionError(self._name(a), "it is not an action of this game", comp.source)
         if not comp.is_legal(self, a):
             reason, src = comp.why_illegal(self, a)
             raise IllegalActionError(self._name(a), reason, src)
@@ -427,10 +429,8 @@ class State:
         return self.apply(self.game.parse_action(text))
 
     def _name(self, a: Action) -> str:
-        try:
-            return self.game.action_name(a)
-        except (ValueError, IndexError):
-            return f"#{a}"
+        """The action's name, or ``#<int>`` for an int that names no action of the game."""
+        return self.game.action_name(a) if self.game.codec.valid(a) else f"#{a}"
 
     def copy(self) -> State:
         """An independent copy (lists copied, immutable parts shared)."""

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
+from cardspec.engine.spec import available
 from cardspec.engine.state import State
 
 EUCHRE = {"dealer": 0, "hands": [["9C", "10C", "JC", "QC", "KC"], ["AC", "9D", "10D", "JD", "QD"],
@@ -112,3 +115,21 @@ def test_declaration_and_match_over_reasons() -> None:
         st.apply(st.legal_actions()[0])
     e = refused(st, "pass")
     assert e.reason == "the match is over"
+
+
+@pytest.mark.parametrize("sid", available())
+def test_an_int_that_is_no_action_is_illegal_everywhere(sid: str) -> None:
+    """``apply`` of ints that name no action of the game (out of range, negative, one past a listed action)
+    raises IllegalActionError at every position of a seeded match, never another exception. (A deck with
+    copies once sent such an int into the copy lookup and raised IndexError.)"""
+    st = Game.from_system(sid).new_initial_state(3)
+    rng = random.Random(3)
+    while not st.is_terminal() and len(st.history) < 400:
+        legal = st.legal_actions()
+        for bad in (-3, 10**9, max(legal) + 1, 2 * max(legal) + 1):
+            if bad in legal or st.can_apply(bad):
+                continue
+            with pytest.raises(IllegalActionError, match=None if st.game.codec.valid(bad) else
+                               f"'#{bad}': it is not an action"):
+                st.copy().apply(bad)
+        st.apply(legal[rng.randrange(len(legal))])

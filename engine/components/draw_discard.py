@@ -88,6 +88,11 @@ class TurnState(MeldState):
     """``buy``: the seats that bought this round, once per buy."""
     buy_for: int = -1
     """``buy``: the player whose turn waits while the others are asked to buy (-1: no buying under way)."""
+    moves: int = 0
+    """Actions applied this round (for :attr:`listed`: every action changes the position)."""
+    listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
+    """The last legal list and the position it was made for (``DrawDiscard._position``), so that applying an
+    action just listed is not checked by building the list a second time."""
 
 
 TURN_KEYS = ("jokers", "jokers_source", "lay_down", "lay_down_source")
@@ -450,9 +455,10 @@ class DrawDiscard(Component):
 
     def _begin_turn(self, st: State, seat: int) -> None:
         st.cur = seat
-        self._ms(st).turns = self._ms(st).turns + 1
-        self._ms(st).stage = "draw"
-        self._ms(st).drawn = -1
+        ms = self._ms(st)
+        ms.turns += 1
+        ms.stage = "draw"
+        ms.drawn = -1
         if not st.piles[self.stock]:
             disc = st.piles[self.discard]
             if self.exhausted == "reshuffle" and len(disc) > 1:
@@ -466,11 +472,12 @@ class DrawDiscard(Component):
             st.piles[self.discard] = []
         if self.melding is not None:
             st.piles[self.melding.pile] = []
-        self._ms(st).knocker = -1
-        self._ms(st).turns = -1  # _begin_turn counts the first turn as turn 0
-        self._ms(st).discarder = -1
-        self._ms(st).bought = ()
-        self._ms(st).buy_for = -1
+        ms = self._ms(st)
+        ms.knocker = -1
+        ms.turns = -1  # _begin_turn counts the first turn as turn 0
+        ms.discarder = -1
+        ms.bought = ()
+        ms.buy_for = -1
         if self.check_after_deal and self.instant_units is not None and any(
                 st.active[s] and self.hv.value(st.hands[s]) == self.instant_units
                 for s in range(len(st.hands))):
@@ -482,30 +489,46 @@ class DrawDiscard(Component):
         if self.instant_units is not None and self.hv.value(st.hands[seat]) == self.instant_units:
             self._end(st, "instant")
             return
-        if self.melding is not None and self._ms(st).out_seat >= 0:
-            ms = self._ms(st)
+        ms = self._ms(st)
+        if self.melding is not None and ms.out_seat >= 0:
             ms.final_left -= 0 if ms.out_seat == seat else 1
             if ms.final_left <= 0:
                 self._end(st, "went_out")
                 return
-        if self._ms(st).knocker >= 0:
-            left = self._ms(st).knock_left - (0 if knocked else 1)
-            self._ms(st).knock_left = left
-            if left <= 0:
+        if ms.knocker >= 0:
+            ms.knock_left -= 0 if knocked else 1
+            if ms.knock_left <= 0:
                 self._end(st, "knock")
                 return
         self._begin_turn(st, st.next_seat(seat))
 
     # --- actions --------------------------------------------------------------------
+    def _position(self, st: State) -> tuple[int, ...]:
+        """What tells one position of this round from another: the actions applied (each changes it), with the
+        player to act, their hand and the piles' sizes as a guard against a state changed from outside."""
+        cur, piles = st.cur, st.piles
+        return (st.cstate[self.index].moves, cur, st.hands[cur],  # type: ignore[attr-defined]
+                len(piles[self.discard]), len(piles[self.stock]))
+
     def legal(self, st: State) -> list[Action]:
+        acts = self._legal(st)
+        self._ms(st).listed = (self._position(st), tuple(acts))
+        return acts
+
+    def is_legal(self, st: State, a: Action) -> bool:
+        at, acts = st.cstate[self.index].listed  # type: ignore[attr-defined]
+        return (a in acts and at == self._position(st)) or super().is_legal(st, a)
+
+    def _legal(self, st: State) -> list[Action]:
         deck = st.game.deck
         codec = self.codec
         hand = st.hands[st.cur]
-        if self._ms(st).stage == "discard":
-            drawn = self._ms(st).drawn if self.discard_drawn == "forbidden" else -1
+        ms = self._ms(st)
+        if ms.stage == "discard":
+            drawn = ms.drawn if self.discard_drawn == "forbidden" else -1
             held = deck.canonical(hand & ~(1 << drawn if drawn >= 0 else 0)) if deck.has_copies else hand
             acts = [self._discard_acts[c] for c in deck.cards_of(held) if c != drawn]
-            if self.melding is not None and (self._ms(st).out_seat < 0 or self.melding.after_first == "allowed"):
+            if self.melding is not None and (ms.out_seat < 0 or self.melding.after_first == "allowed"):
                 outs = [self._out_acts[c] for c in self._go_out_discards(st, hand, drawn)]
                 if outs and (self.melding.when_able == "compulsory" or not hand & (hand - 1)):
                     return outs  # a player who can go out must; a last card is discarded by going out
@@ -516,9 +539,9 @@ class DrawDiscard(Component):
             return acts
         disc = st.piles[self.discard]
         plain = self._plain
-        if self._ms(st).stage == "buy":
+        if ms.stage == "buy":
             return [plain["pass"], plain["buy"]]
-        if self._ms(st).stage == "draw_stock":
+        if ms.stage == "draw_stock":
             return [plain["draw_stock"]]
         if self._buy_open(st):  # first refusal: take the discard, or let it go to the buyers
             return [plain["pass"], plain["draw_discard"]]
@@ -536,8 +559,8 @@ class DrawDiscard(Component):
                 out.extend(takes)
             else:
                 out.append(plain["take"])
-        if self.final_turns is not None and self._ms(st).knocker < 0 and (
-                self._ms(st).turns > 0 or self.first_turn_knock == "allowed"):
+        if self.final_turns is not None and ms.knocker < 0 and (
+                ms.turns > 0 or self.first_turn_knock == "allowed"):
             out.append(plain["knock"])
         out.sort()
         return out
@@ -545,24 +568,25 @@ class DrawDiscard(Component):
     def apply(self, st: State, a: Action) -> None:
         k = self.codec.kind(a)
         seat = st.cur
+        ms = self._ms(st)
+        ms.moves += 1
         if k in ("draw_stock", "draw_discard", "take", "knock"):
-            self._ms(st).discarder = -1  # a discard can be bought only before the next player draws
+            ms.discarder = -1  # a discard can be bought only before the next player draws
         if k == "draw_stock" or k == "draw_discard":
             pile = st.piles[self.stock if k == "draw_stock" else self.discard]
             c = pile.pop()
             st.hands[seat] |= 1 << c
-            self._ms(st).stage = "discard"
-            self._ms(st).drawn = c if k == "draw_discard" else -1
+            ms.stage = "discard"
+            ms.drawn = c if k == "draw_discard" else -1
             return
         if k == "discard":
             c = self.codec.cards(a)[0]
             st.hands[seat] &= ~(1 << c)
             st.piles[self.discard].append(c)
-            self._ms(st).discarder = seat
+            ms.discarder = seat
             self._end_turn(st, seat, False)
             return
         if k == "pass" or k == "buy":  # buy: first refusal, then the others in turn
-            ms = self._ms(st)
             if ms.stage == "draw":  # the waiting player lets the discard go
                 ms.buy_for = seat
                 ms.stage = "buy"
@@ -586,7 +610,6 @@ class DrawDiscard(Component):
             m = self.melding
             assert m is not None
             c = self.codec.cards(a)[0]
-            ms = self._ms(st)
             laid = m.partition(st.hands[seat] & ~(1 << c), st.game.round_index(st.hand_no))
             ms.laid = ms.laid + laid
             st.piles[m.pile].extend(x for meld in laid for x in meld)
@@ -603,7 +626,6 @@ class DrawDiscard(Component):
         if k == "meld" or k == "lay_off":  # lay_down: early; the turn goes on
             m = self.melding
             assert m is not None
-            ms = self._ms(st)
             cards = self.codec.cards(a)
             st.hands[seat] &= ~Deck.mask(cards)
             if k == "meld":
@@ -621,16 +643,16 @@ class DrawDiscard(Component):
             del disc[-n:]
             if self.take_then == "discard":  # the cards join the hand; a discard ends the turn
                 st.hands[seat] |= st.game.deck.mask(took)
-                self._ms(st).stage = "discard"
-                self._ms(st).drawn = -1
+                ms.stage = "discard"
+                ms.drawn = -1
                 return
             disc.extend(self.codec.cards(a))
             st.hands[seat] = st.game.deck.mask(took)
             self._end_turn(st, seat, False)
             return
         # knock
-        self._ms(st).knocker = seat
-        self._ms(st).knock_left = (sum(st.active) - 1) * (self.final_turns or 0)
+        ms.knocker = seat
+        ms.knock_left = (sum(st.active) - 1) * (self.final_turns or 0)
         self._end_turn(st, seat, True)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
