@@ -135,6 +135,17 @@ class MatchMachine(RuleBasedStateMachine):
             self.st.apply(a)
         assert len(self.st.history) == n
 
+    @precondition(lambda self: self.st is not None and not self.st.is_terminal())
+    @rule(a=hs.one_of(hs.integers(-2**40, 2**40), hs.integers(0, 2**20)))
+    def any_int_is_refused_cleanly(self, a: int) -> None:
+        """Any int at all: legal, or refused with IllegalActionError leaving the position as it was."""
+        if self.st.can_apply(a):
+            return
+        before = (dumps(record_of(self.st)), self.st.observation(self.st.current_player()))
+        with pytest.raises(IllegalActionError):
+            self.st.apply(a)
+        assert (dumps(record_of(self.st)), self.st.observation(self.st.current_player())) == before
+
     @invariant()
     def conserved(self) -> None:
         if self.st is not None:
