@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import fastjsonschema
 import jsonschema
@@ -52,6 +52,8 @@ _NON_SPACE = re.compile(rb"[^ \t\r\n]")
 _BOM = b"\xef\xbb\xbf"
 RESULT_FIELDS = ("hand", "dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by",
                  "contract", "went_out", "melds", "hands_shown")
+_UNSEEN_CARD = " " + UNSEEN  # how an action with an unseen card ends: "discard ?"
+_BIT = (1).__lshift__  # card -> its bit, for map()
 
 
 def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
@@ -71,35 +73,58 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
     used = 0  # the cards taken so far, as a mask
     blanks: list[tuple[str, int, int]] = []  # (pile name or "", seat or index, position)
 
-    def take(name: Any, path: str) -> Card:
+    def take(name: Any, at: str, i: int) -> Card:
+        """The card ``name`` at position ``i`` of the list at path ``at`` (the path is spelt out only for an error:
+        most deals have none, and this runs for every card)."""
         nonlocal used
         c = by_name.get(name) if type(name) is str else None
         if c is None:
             if not isinstance(name, str):
-                raise RecordError(f"card {name!r} is not a card name", path=path)
+                raise RecordError(f"card {name!r} is not a card name", path=f"{at}.{i}")
             try:  # 'T' for 10, either case, spaces around
                 c = deck.parse(name)
             except (CardspecError, KeyError):
-                raise RecordError(f"'{name}' is not a card of this deck", path=path) from None
+                raise RecordError(f"'{name}' is not a card of this deck", path=f"{at}.{i}") from None
         if used >> c & 1:
-            raise RecordError(f"'{name}' appears more often than the deck holds it", path=path)
+            raise RecordError(f"'{name}' appears more often than the deck holds it", path=f"{at}.{i}")
         used |= 1 << c
         return c
+
+    def read(lst: list[Any], at: str, pile: str, seat: int) -> tuple[list[Card], CardMask]:
+        """The cards of a hand or pile as listed (-1 for each unseen one, noted in ``blanks``), and their mask."""
+        nonlocal used
+        try:
+            found: list[Card | None] = list(map(by_name.get, lst))
+        except TypeError:  # an unhashable entry: take() names it
+            found = [None]
+        if None not in found:  # each a card by its own name, the common case: checked at C speed
+            cards = cast("list[Card]", found)
+            m = sum(map(_BIT, cards))
+            if not m & used and m.bit_count() == len(cards):  # none taken before, none twice (a carry)
+                used |= m
+                return cards, m
+        out, m = [], 0
+        for i, name in enumerate(lst):
+            if name == UNSEEN:
+                blanks.append((pile, seat, i))
+                out.append(-1)
+            else:
+                c = take(name, at, i)
+                out.append(c)
+                m |= 1 << c
+        return out, m
 
     hands_in = d.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != g.num_seats:
         raise RecordError(f"hands must list {g.num_seats} hands, one per seat", path=f"{where}.hands")
     hands = [0] * g.num_seats
+    rules = g.deal_for(st.hand_no)
     for s, h in enumerate(hands_in):
-        want = g.deal_for(st.hand_no).hand_size if s in seats else 0
+        want = rules.hand_size if s in seats else 0
         if not isinstance(h, list) or len(h) != want:
             raise RecordError(f"seat {s} must hold {want} cards", path=f"{where}.hands.{s}")
-        for i, name in enumerate(h):
-            if name == UNSEEN:
-                blanks.append(("", s, i))
-            else:
-                hands[s] |= 1 << take(name, f"{where}.hands.{s}.{i}")
-    sizes = g.deal_for(st.hand_no).pile_sizes(deck.size, len(seats))
+        hands[s] = read(h, f"{where}.hands.{s}", "", s)[1]
+    sizes = rules.pile_sizes(deck.size, len(seats))
     piles_in = d.get("piles", {})
     if not isinstance(piles_in, dict) or set(piles_in) != set(sizes):
         raise RecordError(f"piles must give exactly {sorted(sizes)}", path=f"{where}.piles")
@@ -108,14 +133,7 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
         lst = piles_in[name]
         if not isinstance(lst, list) or len(lst) != want:
             raise RecordError(f"pile '{name}' must hold {want} cards", path=f"{where}.piles.{name}")
-        top_first = []
-        for i, x in enumerate(lst):
-            if x == UNSEEN:
-                blanks.append((name, -1, i))
-                top_first.append(-1)
-            else:
-                top_first.append(take(x, f"{where}.piles.{name}.{i}"))
-        piles[name] = list(reversed(top_first))
+        piles[name] = read(lst, f"{where}.piles.{name}", name, -1)[0][::-1]
     stand_ins = [c for c in range(deck.size) if not used >> c & 1][:len(blanks)] if blanks else []
     for (pile, s, i), c in zip(blanks, stand_ins, strict=True):
         if pile:
@@ -173,8 +191,40 @@ def _record_checker() -> Callable[[Any], Any]:
     return fastjsonschema.compile(schema)
 
 
+def _rs_check() -> Callable[[Any], bool] | None:
+    """The record schema compiled by jsonschema-rs (a yes/no test in Rust, about 6 us for a one-hand record
+    against fastjsonschema's 30), or None where jsonschema-rs is not installed (no wheel for the platform)."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - installed wherever a wheel exists
+        return None
+    check: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(record_schema()).is_valid
+    return check
+
+
+@cache
+def _quick_check() -> Callable[[Any], bool]:
+    """Whether a record surely matches its schema: jsonschema-rs where it is installed. False sends the record
+    on to fastjsonschema and jsonschema, which decide and word the message: so does a value that is not JSON
+    data (a dict key that is not a string), which jsonschema-rs refuses to read."""
+    rs = _rs_check()
+    if rs is None:  # pragma: no cover - installed wherever a wheel exists
+        return lambda rec: False
+
+    def check(rec: Any) -> bool:
+        try:
+            return rs(rec)
+        except (ValueError, TypeError, OverflowError):
+            return False
+
+    return check
+
+
 def _validate(rec: Any, where: str) -> None:
-    """Check a record against its schema: fastjsonschema as the quick gate, jsonschema for the message."""
+    """Check a record against its schema: jsonschema-rs as the quick gate (:func:`_quick_check`), then
+    fastjsonschema, then jsonschema for the message."""
+    if _quick_check()(rec):
+        return
     try:
         _record_checker()(rec)
         return
@@ -233,12 +283,12 @@ change); their Game is still cached by content through :func:`_game`."""
 
 def game_for(rec: Mapping[str, Any]) -> Game:
     """The game a record names, with its options (built once per bundled system and options)."""
-    from .spec import available
-
     system = rec["system"]
-    key = (system, json.dumps(rec.get("options", {}), sort_keys=True))
+    key = (system, repr(sorted(rec.get("options", {}).items())))  # repr tells 1, 1.0 and True apart
     g = _GAMES.get(key)
     if g is None:
+        from .spec import available
+
         g = _game_for(rec)
         if system in available() and len(_GAMES) < 1024:
             _GAMES[key] = g
@@ -304,40 +354,24 @@ def replay(rec: Any, where: str = "") -> Replay:
     checked_hands = 0
     notes: list[str] = []
     hidden_steps: dict[int, str] = {}
+    apply, parse = st.apply, g.parse_action
     for i, step in enumerate(rec["actions"]):
         if st.is_terminal():
-            raise RecordError(f"'{step['action']}' after " + (
-                "the match is over" if st.winners is not None else
-                "the record's one hand is over" if st.halted == "hand_limit" else
-                f"the last hand the record deals (no seed, no deal for hand {st.hand_no + 1})"),
-                index=i, source=g.match.source if st.halted != "hand_limit" else g.match.rotation_source)
+            raise _after_the_end(st, step["action"], i)
         if step["seat"] != st.cur:  # the acting seat (a dummy seat acts through its controller)
-            src = st.comp.turn_source(st)
-            why = "" if src is not None else \
-                f"; no clause of the text says whose turn it is here, the spec's '{st.comp.id}' phase decides"
-            raise RecordError(f"seat {step['seat']} acts but it is seat {st.cur}'s turn (hand {st.hand_no}, "
-                              f"action {i - st.hand_start} of the hand{_trick_no(st)}{why})", index=i, source=src)
+            raise _out_of_turn(st, step["seat"], i)
+        text = step["action"]
         try:
-            unseen = st.unseen
-            word, _, last = step["action"].rpartition(" ")
-            if last == UNSEEN and word:  # an action whose card is unseen (the deal may show every card)
-                if unseen is None:
-                    unseen = st.unseen = Unseen(set(), {}, hand=st.hand_no)
-                unseen.play_hidden(st, word, i)
-                hidden_steps[i] = step["action"]
-            elif unseen is None or not unseen.cards:
-                st.apply(g.parse_action(step["action"]))
+            if st.unseen is None and not text.endswith(_UNSEEN_CARD):  # every card known: the common case
+                apply(parse(text))
             else:
-                unseen.play(st, g.parse_action(step["action"]), i, g.action_name)
-            if st.unseen is not unseen and unseen is not None:
-                unseen.ended()
-                notes.extend(unseen.notes)
+                _step_with_unseen(st, text, i, hidden_steps, notes)
         except IllegalActionError as exc:
             raise RecordError(f"'{exc.action}' is illegal: {exc.reason} (hand {st.hand_no}, action "
                               f"{i - st.hand_start} of the hand{_trick_no(st)})", index=i, source=exc.source) from None
         except ActionError as exc:
             raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
-        if stated is not None:
+        if stated is not None and len(st.hand_results) > checked_hands:  # a hand ended: check what it states
             checked_hands = _check_hands(st, stated, checked_hands, i)
     if stated is not None:
         _check_hands(st, stated, checked_hands, len(rec["actions"]) - 1, final=True)
@@ -351,6 +385,49 @@ def replay(rec: Any, where: str = "") -> Replay:
             st.unseen.ended()
         notes.extend(st.unseen.notes)
     return Replay(st, notes, hidden_steps)
+
+
+def _names_unseen(text: str) -> bool:
+    """Whether an action is written with an unseen card (``discard ?``): a word, a space and ``?``."""
+    return text.endswith(_UNSEEN_CARD) and len(text) > len(_UNSEEN_CARD)
+
+
+def _step_with_unseen(st: State, text: str, i: int, hidden_steps: dict[int, str], notes: list[str]) -> None:
+    """Action ``i`` of a record whose hand has unseen cards, or written with one (:mod:`cardspec.engine.unseen`);
+    when the hand is over, the notes on what it could not check join ``notes``."""
+    g = st.game
+    unseen = st.unseen
+    if _names_unseen(text):  # an action whose card is unseen (the deal may show every card)
+        if unseen is None:
+            unseen = st.unseen = Unseen(set(), {}, hand=st.hand_no)
+        unseen.play_hidden(st, text[:-len(_UNSEEN_CARD)], i)
+        hidden_steps[i] = text
+    elif unseen is None or not unseen.cards:
+        st.apply(g.parse_action(text))
+    else:
+        unseen.play(st, g.parse_action(text), i, g.action_name)
+    if st.unseen is not unseen and unseen is not None:
+        unseen.ended()
+        notes.extend(unseen.notes)
+
+
+def _after_the_end(st: State, action: str, i: int) -> RecordError:
+    """The error for an action after play is over."""
+    g = st.game
+    return RecordError(f"'{action}' after " + (
+        "the match is over" if st.winners is not None else
+        "the record's one hand is over" if st.halted == "hand_limit" else
+        f"the last hand the record deals (no seed, no deal for hand {st.hand_no + 1})"),
+        index=i, source=g.match.source if st.halted != "hand_limit" else g.match.rotation_source)
+
+
+def _out_of_turn(st: State, seat: Any, i: int) -> RecordError:
+    """The error for an action by a seat whose turn it is not."""
+    src = st.comp.turn_source(st)
+    why = "" if src is not None else \
+        f"; no clause of the text says whose turn it is here, the spec's '{st.comp.id}' phase decides"
+    return RecordError(f"seat {seat} acts but it is seat {st.cur}'s turn (hand {st.hand_no}, "
+                       f"action {i - st.hand_start} of the hand{_trick_no(st)}{why})", index=i, source=src)
 
 
 def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, final: bool = False) -> int:

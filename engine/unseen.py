@@ -67,6 +67,9 @@ class Unseen:
     notes: list[str] = field(default_factory=list)
     """What could not be checked, for the verdict."""
     hand: int = 0
+    at: dict[Place, int] | None = field(default=None, repr=False, compare=False)
+    """:func:`_places` of the unseen cards when last asked, kept while they stay there (most moves leave them
+    where they are); None when the cards have changed."""
 
     def copy(self) -> Unseen:
         return Unseen(set(self.cards), {c: set(p) for c, p in self.allowed.items()}, dict(self.why_not),
@@ -97,8 +100,8 @@ class Unseen:
         for c in st.game.codec.cards(a):
             if c in self.cards:
                 self._pin(st, c, mine, index, name(a))
-        before = locate(st, self.cards)
-        hidden = self._stand_ins(st, seat)
+        before = self._where(st)
+        hidden = before.get(mine, 0)  # the unseen cards in the seat's hand (a hand names its cards first)
         hand = st.hand_no
         if hidden:
             known = st.hands[seat] & ~hidden
@@ -109,7 +112,7 @@ class Unseen:
                         self.allowed[c].discard(mine)
                         self.why_not[(c, mine)] = Exclusion(index, name(a), self._clause(st, seat, known | 1 << c, a))
                         shown = True
-                if shown and _matching(self, before) is None:
+                if shown and _matching(self, _cards_at(before)) is None:
                     src = next((e.source for e in self.why_not.values() if e.index == index), None)
                     raise RecordError(
                         f"'{name(a)}' is illegal: it is legal only if seat {seat} held none of the unseen cards "
@@ -149,7 +152,8 @@ class Unseen:
             if k not in self.cards:  # a known card that may now be the one that went
                 self.cards.add(k)
                 self.allowed[k] = {mine}
-        before = locate(st, self.cards)
+                self.at = None
+        before = self._where(st)
         hand = st.hand_no
         st.apply(a)
         if st.hand_no != hand:
@@ -169,12 +173,17 @@ class Unseen:
                               "depends on where they lie was worked from one placement consistent with every play")
 
     # --- internals ------------------------------------------------------------------
-    def _stand_ins(self, st: State, seat: int) -> int:
-        hand = st.hands[seat]
+    def _where(self, st: State) -> dict[Place, int]:
+        """:func:`_places` of the unseen cards, from :attr:`at` when they are all still there."""
+        if self.at is None or not _still(st, self.at):
+            self.at = _places(st, self._mask())
+        return self.at
+
+    def _mask(self) -> int:
+        """The unseen cards as a mask."""
         m = 0
         for c in self.cards:
-            if hand >> c & 1:
-                m |= 1 << c
+            m |= 1 << c
         return m
 
     @staticmethod
@@ -207,7 +216,8 @@ class Unseen:
                 index=index, source=e.source)
         keep = self.allowed[c]
         self.allowed[c] = {place}
-        m = _matching(self, locate(st, self.cards))
+        where = _cards_at(self._where(st))
+        m = _matching(self, where)
         if m is None:
             self.allowed[c] = keep
             src = next(reversed(self.why_not.values())).source if self.why_not else None
@@ -215,15 +225,21 @@ class Unseen:
                 f"'{action}' is illegal: with {st.game.deck.names[c]} in seat {place[1]}'s hand the unseen cards "
                 f"cannot be placed as the earlier plays require (hand {st.hand_no}, action "
                 f"{index - st.hand_start} of the hand)", index=index, source=src)
-        _realise(st, m)
+        _realise(st, m, where)
         self.cards.discard(c)
         del self.allowed[c]
+        del m[c]
+        self.at = _masks_at(m)
 
-    def _settle(self, st: State, before: dict[Card, Place]) -> None:
+    def _settle(self, st: State, places: dict[Place, int]) -> None:
         """After a move: an unseen card allowed in a place may now be wherever that place's unseen cards went
         (all of a kitty taken up: the kitty's name moves with it; one card of a hand discarded unseen:
-        the hand's cards may be in the hand or where the discard went)."""
-        where = locate(st, self.cards)
+        the hand's cards may be in the hand or where the discard went). ``places`` is :func:`_places` before the
+        move: most moves leave every unseen card where it was, and that is told by comparing masks."""
+        if _still(st, places):
+            return
+        now = self.at = _places(st, self._mask())
+        where, before = _cards_at(now), _cards_at(places)
         went: dict[Place, set[Place]] = {}
         for c in self.cards:
             went.setdefault(before.get(c, where[c]), set()).add(where[c])
@@ -270,6 +286,62 @@ def locate(st: State, cards: Iterable[Card] | None = None) -> dict[Card, Place]:
     return out
 
 
+def _places(st: State, want: int) -> dict[Place, int]:
+    """Where the cards of mask ``want`` are, as each place's cards (a mask), the place named as by :func:`locate`;
+    cheaper than :func:`locate` when all that is asked is whether cards moved."""
+    out: dict[Place, int] = {}
+    for zid, ms in (("hand", st.hands), *st.seat_piles.items()):
+        for s, m in enumerate(ms):
+            hit = m & want
+            if hit:
+                out[(zid, s)] = hit
+                want ^= hit
+    if want:
+        for zid, pile in st.piles.items():
+            hit = 0
+            for c in pile:
+                if want >> c & 1:
+                    hit |= 1 << c
+            if hit:
+                out[(zid, -1)] = hit
+                want ^= hit
+    return out
+
+
+def _still(st: State, places: dict[Place, int]) -> bool:
+    """Whether every card of :func:`_places` ``places`` is still in its place (a card is in one place at a
+    time, so then none has moved)."""
+    for (zid, seat), m in places.items():
+        if seat >= 0:
+            held = (st.hands if zid == "hand" else st.seat_piles[zid])[seat]
+        else:
+            held = 0
+            for c in st.piles[zid]:
+                held |= 1 << c
+        if held & m != m:
+            return False
+    return True
+
+
+def _masks_at(where: dict[Card, Place]) -> dict[Place, int]:
+    """Each card's place turned into :func:`_places`."""
+    out: dict[Place, int] = {}
+    for c, p in where.items():
+        out[p] = out.get(p, 0) | 1 << c
+    return out
+
+
+def _cards_at(places: dict[Place, int]) -> dict[Card, Place]:
+    """:func:`_places` turned into each card's place."""
+    out: dict[Card, Place] = {}
+    for p, m in places.items():
+        while m:
+            low = m & -m
+            out[low.bit_length() - 1] = p
+            m ^= low
+    return out
+
+
 def _matching(u: Unseen, where: dict[Card, Place]) -> dict[Card, Place] | None:
     """A placement of every unseen card in an allowed place, each place keeping as many unseen cards as it
     holds now; None when there is none (augmenting paths over the places' slots)."""
@@ -278,15 +350,19 @@ def _matching(u: Unseen, where: dict[Card, Place]) -> dict[Card, Place] | None:
         cap[where[c]] = cap.get(where[c], 0) + 1
     slots = [p for p in sorted(cap) for _ in range(cap[p])]
     owner: list[Card | None] = [None] * len(slots)
+    spans = [(p, range(slots.index(p), slots.index(p) + cap[p])) for p in sorted(cap)]  # each place's slots
 
     def augment(c: Card, seen: set[int]) -> bool:
-        for i, p in enumerate(slots):
-            if p in u.allowed[c] and i not in seen:
-                seen.add(i)
-                o = owner[i]
-                if o is None or augment(o, seen):
-                    owner[i] = c
-                    return True
+        allowed = u.allowed[c]
+        for p, span in spans:  # the slots in order, a place's at a time (most places are not allowed)
+            if p in allowed:
+                for i in span:
+                    if i not in seen:
+                        seen.add(i)
+                        o = owner[i]
+                        if o is None or augment(o, seen):
+                            owner[i] = c
+                            return True
         return False
 
     for c in sorted(u.cards, key=lambda c: (len(u.allowed[c]), c)):
@@ -295,9 +371,9 @@ def _matching(u: Unseen, where: dict[Card, Place]) -> dict[Card, Place] | None:
     return {c: slots[i] for i, c in enumerate(owner) if c is not None}
 
 
-def _realise(st: State, m: dict[Card, Place]) -> None:
-    """Move stand-ins so that each unseen card lies in its place in ``m`` (swaps of two cards)."""
-    where = locate(st, m)
+def _realise(st: State, m: dict[Card, Place], where: dict[Card, Place]) -> None:
+    """Move stand-ins so that each unseen card lies in its place in ``m`` (swaps of two cards); ``where`` is where
+    each card lies now, and is kept up to date."""
     for c in sorted(m):
         while where[c] != m[c]:  # each swap puts one card in its place for good
             p = m[c]

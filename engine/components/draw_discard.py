@@ -507,7 +507,7 @@ class DrawDiscard(Component):
         """What tells one position of this round from another: the actions applied (each changes it), with the
         player to act, their hand and the piles' sizes as a guard against a state changed from outside."""
         cur, piles = st.cur, st.piles
-        return (st.cstate[self.index].moves, cur, st.hands[cur],  # type: ignore[attr-defined]
+        return (st.cstate[self.index].moves, cur, st.hands[cur],  # type: ignore[union-attr]
                 len(piles[self.discard]), len(piles[self.stock]))
 
     def legal(self, st: State) -> list[Action]:
@@ -516,7 +516,7 @@ class DrawDiscard(Component):
         return acts
 
     def is_legal(self, st: State, a: Action) -> bool:
-        at, acts = st.cstate[self.index].listed  # type: ignore[attr-defined]
+        at, acts = st.cstate[self.index].listed  # type: ignore[union-attr]
         return (a in acts and at == self._position(st)) or super().is_legal(st, a)
 
     def _legal(self, st: State) -> list[Action]:

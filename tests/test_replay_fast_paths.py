@@ -1,0 +1,172 @@
+"""The replay's fast paths decide exactly as the slow ones (issue 9: one-hand records audited faster).
+
+The quick schema check (jsonschema-rs) may pass only what the schema accepts; an explicit deal read at C speed gives the
+slow path's errors; the unseen cards' kept places agree with :func:`locate`; the matching of unseen cards
+to places is the augmenting-path search over slots it always was (its placement is played out, so results
+such as ``hands_shown`` depend on it).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+from test_partial_records import hide_kitty, one_hand
+
+from cardspec.engine import record, unseen
+from cardspec.engine.audit import audit
+from cardspec.engine.errors import RecordError
+from cardspec.engine.loader import record_schema
+from cardspec.engine.state import State
+from cardspec.engine.unseen import Place, Unseen, locate
+
+ITEM_VALUES: list[Any] = [None, True, False, 0, 15, 16, -1, 2.0, 2.5, "", "x" * 64, "x" * 65, "pass", [], {}]
+
+
+def test_a_valid_record_takes_the_quick_check() -> None:
+    assert record._quick_check()(one_hand(1))
+    assert record._quick_check()(hide_kitty(one_hand(2)))
+
+
+def test_the_quick_check_passes_only_what_the_schema_accepts() -> None:
+    """Mutations of the action items, which the quick check tests itself, and of the rest."""
+    validator = jsonschema.Draft202012Validator(record_schema())
+    rng = random.Random(5)
+    base = one_hand(4)
+    passed = failed = 0
+    for _ in range(600):
+        rec = copy.deepcopy(base)
+        step = rng.choice(rec["actions"])
+        x = rng.random()
+        if x < 0.1:
+            del step[rng.choice(["seat", "action"])]
+        elif x < 0.2:
+            step["extra"] = 1
+        elif x < 0.3:
+            rec["actions"][rec["actions"].index(step)] = rng.choice(ITEM_VALUES)
+        elif x < 0.9:
+            step[rng.choice(["seat", "action"])] = rng.choice(ITEM_VALUES)
+        else:
+            rec[rng.choice(["seed", "scope", "options", "deals"])] = rng.choice(ITEM_VALUES)
+        valid = validator.is_valid(rec)
+        if record._quick_check()(rec):
+            assert valid, rec
+            passed += 1
+        else:
+            failed += 1
+        try:
+            record._validate(rec, "")
+        except RecordError:
+            assert not valid
+        else:
+            assert valid
+    assert passed > 50 and failed > 300
+
+
+def test_a_seat_written_2_0_is_an_integer_to_the_schema_and_the_replay() -> None:
+    rec = one_hand(6)
+    for step in rec["actions"]:
+        step["seat"] = float(step["seat"])
+    assert record._quick_check()(rec)  # JSON Schema: a number with a zero fraction is an integer
+    assert audit("t: ", rec).verdict == "accepted"
+
+
+def test_the_quick_check_reads_only_json_data() -> None:
+    """A dict key that is not a string (only a caller of the Python API can write one) is left to the slower
+    checks, which decide as they always did."""
+    rec = one_hand(9)
+    rec["options"] = {1: 2}
+    assert not record._quick_check()(rec)
+
+
+def test_a_sha256_with_a_trailing_newline_is_named() -> None:
+    """Python's ``$`` matches before a final newline, the schema's own regex dialect does not: the length bound
+    makes every validator refuse it, with a message naming the field."""
+    rec = one_hand(10)
+    rec["spec_sha256"] = "a" * 64 + "\n"
+    with pytest.raises(RecordError) as exc:
+        record._validate(rec, "")
+    assert exc.value.path == "spec_sha256" and "long" in str(exc.value)
+
+
+@pytest.mark.parametrize(("change", "message", "path"), [
+    (lambda h: h.__setitem__(0, h[1]), "appears more often", "deals.0.hands.1.1"),
+    (lambda h: h.__setitem__(2, ["JD"]), "is not a card name", "deals.0.hands.1.2"),
+    (lambda h: h.__setitem__(4, "ZZ"), "is not a card of this deck", "deals.0.hands.1.4"),
+])
+def test_a_deal_read_at_c_speed_gives_the_slow_paths_errors(change: Any, message: str, path: str) -> None:
+    rec = one_hand(7)
+    deals = copy.deepcopy(rec["deals"])
+    change(deals[0]["hands"][1])
+    with pytest.raises(RecordError, match=message) as exc:  # the engine's API: no schema first
+        record.game_for(rec).new_initial_state(None, deals, None, 1)
+    assert exc.value.path == path
+
+
+def test_a_card_spelt_otherwise_is_read_by_the_slow_path() -> None:
+    rec = one_hand(8)
+    hand = rec["deals"][0]["hands"][2]
+    hand[:] = [f" {c.lower()} " for c in hand]
+    assert audit("t: ", rec).verdict == "accepted"
+
+
+def test_the_kept_places_of_unseen_cards_agree_with_locate(monkeypatch: pytest.MonkeyPatch) -> None:
+    checked = 0
+
+    def checking(method: Any) -> Any:
+        def run(self: Unseen, st: State, *args: Any) -> None:
+            nonlocal checked
+            method(self, st, *args)
+            if st.unseen is self:
+                assert unseen._cards_at(self._where(st)) == locate(st, self.cards)
+                checked += 1
+        return run
+
+    monkeypatch.setattr(Unseen, "play", checking(Unseen.play))
+    monkeypatch.setattr(Unseen, "play_hidden", checking(Unseen.play_hidden))
+    for seed in range(40):
+        assert audit("t: ", hide_kitty(one_hand(seed))).verdict == "accepted"
+    assert checked > 500
+
+
+def _reference_matching(u: Unseen, where: dict[int, Place]) -> dict[int, Place] | None:
+    """The matching as first written: every slot tried in order for every card."""
+    cap: dict[Place, int] = {}
+    for c in u.cards:
+        cap[where[c]] = cap.get(where[c], 0) + 1
+    slots = [p for p in sorted(cap) for _ in range(cap[p])]
+    owner: list[int | None] = [None] * len(slots)
+
+    def augment(c: int, seen: set[int]) -> bool:
+        for i, p in enumerate(slots):
+            if p in u.allowed[c] and i not in seen:
+                seen.add(i)
+                o = owner[i]
+                if o is None or augment(o, seen):
+                    owner[i] = c
+                    return True
+        return False
+
+    for c in sorted(u.cards, key=lambda c: (len(u.allowed[c]), c)):
+        if not augment(c, set()):
+            return None
+    return {c: slots[i] for i, c in enumerate(owner) if c is not None}
+
+
+def test_the_matching_is_the_one_it_always_was() -> None:
+    rng = random.Random(3)
+    places: list[Place] = [("hand", 0), ("hand", 1), ("hand", 2), ("kitty", -1), ("won", 1)]
+    found = 0
+    for _ in range(3000):
+        cards = rng.sample(range(24), rng.randint(1, 9))
+        where = {c: rng.choice(places) for c in cards}
+        allowed = {c: set(rng.sample(places, rng.randint(1, 3))) | ({where[c]} if rng.random() < 0.5 else set())
+                   for c in cards}
+        u = Unseen(set(cards), allowed)
+        want = _reference_matching(u, where)
+        assert unseen._matching(u, where) == want
+        found += want is not None
+    assert 300 < found < 2700
