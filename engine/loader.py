@@ -268,12 +268,20 @@ def unexpected_key(err: jsonschema.ValidationError) -> str | None:
     return str(extra[0]) if extra else None
 
 
+def error_order(e: jsonschema.ValidationError) -> tuple[int, list[str], str, str]:
+    """The order in which schema errors are reported, first named first: the shallowest, then by path, rule and
+    message. A total order: jsonschema yields some errors in the order of a set (the keys a mapping may not
+    have), and the error named must not change from run to run."""
+    path = [str(p) for p in e.path]
+    return len(path), path, str(e.validator), e.message
+
+
 def validate(data: Any, schema: dict[str, Any], loaded: LoadedYaml | None, file: str) -> None:
     """Validate against a schema; raise :class:`SpecError` naming the first problem."""
     validator = jsonschema.Draft202012Validator(schema)
     # A hostile file can hold thousands of errors; the first MAX_SCHEMA_ERRORS are enough.
     found = itertools.islice(validator.iter_errors(data), MAX_SCHEMA_ERRORS)
-    errors = sorted(found, key=lambda e: (len(list(e.path)), list(map(str, e.path))))
+    errors = sorted(found, key=error_order)
     if not errors:
         return
     err = errors[0]

@@ -37,7 +37,7 @@ from .errors import (
     Source,
     SpecError,
 )
-from .loader import MAX_SCHEMA_ERRORS, record_schema, short_repr, unexpected_key
+from .loader import MAX_SCHEMA_ERRORS, error_order, record_schema, short_repr, unexpected_key
 from .unseen import UNSEEN, Unseen
 
 if TYPE_CHECKING:
@@ -234,7 +234,7 @@ def _validate(rec: Any, where: str) -> None:
         raise RecordError(f"{short_repr(rec)} is not of type 'object'", path=f"{where}<top>")
     found = itertools.islice(jsonschema.Draft202012Validator(record_schema()).iter_errors(rec),
                              MAX_SCHEMA_ERRORS)
-    errors = sorted(found, key=lambda e: len(list(e.path)))
+    errors = sorted(found, key=error_order)
     if not errors:  # pragma: no cover - the two validators disagree
         raise RecordError("does not match the record schema", path=f"{where}<top>")
     e = errors[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +35,24 @@ def test_records_do_not_depend_on_hash_randomisation(tmp_path: Path) -> None:
                        capture_output=True)
         outs.append(f.read_bytes())
     assert outs[0] == outs[1]
+
+
+def test_a_malformed_records_message_does_not_depend_on_hash_randomisation(tmp_path: Path) -> None:
+    """Three option values of the wrong JSON type: jsonschema finds them in the order of a set of keys, and the
+    verdict once named a different one from run to run. The error named first is chosen by a total order."""
+    f = tmp_path / "r.jsonl"
+    assert main(["simulate", "euchre", "-n", "1", "--records", str(f)]) == 0
+    rec = json.loads(f.read_text(encoding="utf-8"))
+    rec["options"] = {"all_pass": [1], "target": {"x": 1}, "farmers_hand": [2]}
+    f.write_text(json.dumps(rec) + "\n", encoding="utf-8")
+    outs = set()
+    for hs in ("0", "1", "2", "3", "4"):
+        p = subprocess.run([sys.executable, "-m", "cardspec", "replay", "--json", str(f)], env={
+            **os.environ, "PYTHONHASHSEED": hs}, capture_output=True, text=True, timeout=120)
+        assert p.returncode == 2, p.stderr  # a record that does not match the schema is malformed input
+        outs.add(p.stdout + p.stderr)
+    assert len(outs) == 1
+    assert "options.all_pass: [1] is not of type" in outs.pop()
 
 
 def test_every_simulated_record_replays(tmp_path: Path) -> None:

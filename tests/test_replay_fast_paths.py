@@ -170,3 +170,14 @@ def test_the_matching_is_the_one_it_always_was() -> None:
         assert unseen._matching(u, where) == want
         found += want is not None
     assert 300 < found < 2700
+
+
+def test_without_the_quick_gate_the_verdicts_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where jsonschema-rs is not installed the gate passes nothing, and fastjsonschema and jsonschema decide
+    alone: the same verdicts on good records and on mutated ones."""
+    recs = [one_hand(11), hide_kitty(one_hand(12))]
+    bad = copy.deepcopy(recs[0])
+    bad["actions"][3]["seat"] = "2"
+    with_gate = [audit("t: ", r).verdict for r in [*recs, bad]]
+    monkeypatch.setattr(record, "_quick_check", lambda: (lambda rec: False))
+    assert [audit("t: ", r).verdict for r in [*recs, bad]] == with_gate == ["accepted", "accepted", "malformed"]
