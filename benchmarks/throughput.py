@@ -4,8 +4,15 @@ For each system: start matches from seeds, and count complete hands (deals)
 and the actions taken, choosing uniformly among ``legal_actions()`` and calling
 ``apply``; then the same for ``Game.simulate`` (the bulk loop, uniform random
 bots), which counts hands only. Several runs; prints min / median / max of
-each, and each system's cost per action beside Euchre's (goal: within 2x).
+each (every run times every system in turn, so that all see the same machine
+load), and each system's cost per action beside Euchre's (goal: within 2x).
 Every bundled system by default. Pin to one core with ``taskset -c 0``.
+
+The figures are steady-state ones: each system's ``Game`` is built once and
+played untimed for ``--warm-up`` seconds first (default 1), so that the memos
+a long simulation keeps warm (hand values, legal lists, meld searches) are
+warm when the timing starts, as they are after the first seconds of any long
+run; ``--warm-up 0`` times a cold start.
 
     python benchmarks/throughput.py [--seconds 2] [--runs 5] [--json] [SYSTEM ...]
 """
@@ -28,9 +35,8 @@ HANDS_PER_MATCH = 50
 for ever), only its hands; the figure is hands per second either way."""
 
 
-def hands_per_second(system: str, seconds: float, seed: int) -> tuple[float, float]:
+def hands_per_second(game: Game, seconds: float, seed: int) -> tuple[float, float]:
     """Hands completed, and actions taken, per second of random play through the step API."""
-    game = Game.from_system(system)
     rng = random.Random(seed)
     rnd = rng.random
     hands = 0
@@ -54,9 +60,8 @@ def hands_per_second(system: str, seconds: float, seed: int) -> tuple[float, flo
     return hands / took, actions / took
 
 
-def bulk_hands_per_second(system: str, seconds: float, seed: int) -> float:
+def bulk_hands_per_second(game: Game, seconds: float, seed: int) -> float:
     """Hands completed per second by ``Game.simulate`` with uniform random bots (matches cut as above)."""
-    game = Game.from_system(system)
     hands = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -76,15 +81,25 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--warm-up", type=float, default=1.0, metavar="SECONDS",
+                   help="untimed play of each system before its runs (default 1; 0 times a cold start)")
     p.add_argument("systems", nargs="*", default=list(available()))
     args = p.parse_args()
+    games = {sid: Game.from_system(sid) for sid in args.systems}
+    for game in games.values():
+        if args.warm_up > 0:
+            hands_per_second(game, args.warm_up, 0)
+    step: dict[str, list[tuple[float, float]]] = {sid: [] for sid in games}
+    bulk: dict[str, list[float]] = {sid: [] for sid in games}
+    for i in range(args.runs):  # each run times every system in turn, so that all see the same machine load
+        for sid, game in games.items():
+            step[sid].append(hands_per_second(game, args.seconds, i + 1))
+            bulk[sid].append(bulk_hands_per_second(game, args.seconds, i + 1))
     out = {}
-    for sid in args.systems:
-        both = [hands_per_second(sid, args.seconds, i + 1) for i in range(args.runs)]
-        bulk = [bulk_hands_per_second(sid, args.seconds, i + 1) for i in range(args.runs)]
-        out[sid] = {"step_api_hands_per_s": spread([b[0] for b in both]),
-                    "step_api_actions_per_s": spread([b[1] for b in both]),
-                    "bulk_hands_per_s": spread(bulk)}
+    for sid in games:
+        out[sid] = {"step_api_hands_per_s": spread([b[0] for b in step[sid]]),
+                    "step_api_actions_per_s": spread([b[1] for b in step[sid]]),
+                    "bulk_hands_per_s": spread(bulk[sid])}
         if not args.json:
             h, a, b = (out[sid][k] for k in ("step_api_hands_per_s", "step_api_actions_per_s", "bulk_hands_per_s"))
             print(f"{sid:<16} through the step API: hands/s min {h['min']}, median {h['median']}, max {h['max']}; "

@@ -14,7 +14,7 @@ Two loops play a match, and give the same match move for move:
   record, and calls the phase's doer directly. It keeps the action bound.
 
 ``tests/test_bulk.py`` holds the two loops to byte-identical records under every option set of every
-system, with every bot.
+system (random and rule bots), in whole matches of every system with every bot, and with a bot per seat.
 
 >>> from cardspec.engine.game import Game
 >>> g = Game.from_system("euchre")
