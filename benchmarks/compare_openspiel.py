@@ -5,6 +5,8 @@ Four paths, each playing uniform random legal actions over full deals (hands):
 * ``cardspec step``: the step API (``legal_actions`` / ``apply``) over seeded matches, counting hands;
 * ``cardspec bulk``: ``Game.simulate`` with uniform random bots (the bulk loop, whose records are the step
   API's for the same seeds), counting hands;
+
+  both timed by ``benchmarks/throughput.py``'s loops (a match cut after 50 hands; Euchre's end well before);
 * ``pyspiel stepped``: OpenSpiel's C++ euchre driven from Python (``new_initial_state``, chance outcomes
   sampled uniformly, ``legal_actions``, ``apply_action`` until terminal; one OpenSpiel game is one deal);
 * ``pyspiel evaluate_bots``: OpenSpiel's C++ game loop (``pyspiel.evaluate_bots`` with
@@ -34,46 +36,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from throughput import bulk_hands_per_second, hands_per_second  # this folder's: the same timed loops
+
 from cardspec.engine.game import Game
 from cardspec.openspiel import options_for
 
 OPENSPIEL_PARAMS: dict[str, Any] = {"allow_lone_defender": False, "stick_the_dealer": True}
-HANDS_PER_MATCH = 50
-"""A cardspec match is cut after this many hands (a Euchre match ends well before)."""
 GOALS = {"step": 1.5, "bulk": 1.0}
 BULK_PATH = "Game.simulate (the bulk loop: Python, one match after another)"
-
-
-def cardspec_slice(game: Game, seconds: float, seed: int) -> float:
-    """Hands per second of uniform random play through cardspec's step API for about ``seconds``."""
-    rnd = random.Random(seed).random
-    hands = matches = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        st = game.new_initial_state(seed * 1_000_000 + matches)
-        matches += 1
-        results = st.hand_results
-        legal_actions, apply = st.legal_actions, st.apply
-        while st.winners is None and len(results) < HANDS_PER_MATCH:
-            legal = legal_actions()
-            apply(legal[int(rnd() * len(legal))])
-        hands += len(results)
-        if time.perf_counter() >= deadline:
-            break
-    return hands / (time.perf_counter() - start)
-
-
-def cardspec_bulk_slice(game: Game, seconds: float, seed: int) -> float:
-    """Hands per second of ``Game.simulate`` with uniform random bots for about ``seconds``."""
-    hands = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    for st in game.simulate(10**9, "random", seed * 1_000_000, hand_limit=HANDS_PER_MATCH):
-        hands += len(st.hand_results)
-        if time.perf_counter() >= deadline:
-            break
-    return hands / (time.perf_counter() - start)
 
 
 def pyspiel_stepped_slice(game: Any, seconds: float, seed: int) -> float:
@@ -137,8 +107,8 @@ def main() -> int:
     game = Game.from_system("euchre", options)
     os_game = pyspiel.load_game("euchre", dict(OPENSPIEL_PARAMS))
     paths: dict[str, Callable[[float, int], float]] = {
-        "cardspec_step": lambda s, seed: cardspec_slice(game, s, seed),
-        "cardspec_bulk": lambda s, seed: cardspec_bulk_slice(game, s, seed),
+        "cardspec_step": lambda s, seed: hands_per_second(game, s, seed)[0],
+        "cardspec_bulk": lambda s, seed: bulk_hands_per_second(game, s, seed),
         "pyspiel_stepped": lambda s, seed: pyspiel_stepped_slice(os_game, s, seed),
         "pyspiel_evaluate_bots": lambda s, seed: evaluate_bots_slice(pyspiel, os_game, s, seed),
     }

@@ -216,9 +216,10 @@ class ActionCodec:
 
         Copies of one face in one place are interchangeable: a legal-action list
         names the first copy held, and another copy names an equivalent action.
+        An int that names no action (:meth:`valid`) has no other copy: it is returned as it is.
         """
         deck = self.deck
-        if not deck.has_copies:
+        if not deck.has_copies or not self.valid(a):
             return a
         cards = self.cards(a)
         if not cards:

@@ -191,25 +191,18 @@ def _record_checker() -> Callable[[Any], Any]:
     return fastjsonschema.compile(schema)
 
 
-def _rs_check() -> Callable[[Any], bool] | None:
-    """The record schema compiled by jsonschema-rs (a yes/no test in Rust, about 6 us for a one-hand record
-    against fastjsonschema's 30), or None where jsonschema-rs is not installed (no wheel for the platform)."""
+@cache
+def _quick_check() -> Callable[[Any], bool]:
+    """Whether a record surely matches its schema: the schema compiled by jsonschema-rs (a yes/no test in Rust,
+    about 6 us for a one-hand record against fastjsonschema's 30) where it is installed. False sends the record
+    on to fastjsonschema and jsonschema, which decide and word the message: so does a value that is not JSON
+    data (a dict key that is not a string), which jsonschema-rs refuses to read, and so does every record where
+    jsonschema-rs has no wheel."""
     try:
         import jsonschema_rs
     except ImportError:  # pragma: no cover - installed wherever a wheel exists
-        return None
-    check: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(record_schema()).is_valid
-    return check
-
-
-@cache
-def _quick_check() -> Callable[[Any], bool]:
-    """Whether a record surely matches its schema: jsonschema-rs where it is installed. False sends the record
-    on to fastjsonschema and jsonschema, which decide and word the message: so does a value that is not JSON
-    data (a dict key that is not a string), which jsonschema-rs refuses to read."""
-    rs = _rs_check()
-    if rs is None:  # pragma: no cover - installed wherever a wheel exists
         return lambda rec: False
+    rs: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(record_schema()).is_valid
 
     def check(rec: Any) -> bool:
         try:

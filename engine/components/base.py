@@ -175,8 +175,7 @@ class Component:
         legal = self.legal(st)
         if a in legal:
             return True
-        return st.game.deck.has_copies and st.cur >= 0 and self.codec.valid(a) \
-            and self.codec.canonical(a, st.hands[st.cur]) in legal
+        return st.game.deck.has_copies and st.cur >= 0 and self.codec.canonical(a, st.hands[st.cur]) in legal
 
     def representative(self, st: State, a: Action) -> Action:
         """The action that ``legal_actions()`` lists for ``a``'s class of equivalent actions.
