@@ -97,7 +97,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from operator import lshift
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..cards import Card, Deck
@@ -121,10 +121,12 @@ Decoded = tuple[str, tuple[Card, ...], int, bool, int | None, int | None]
 for a ``meld`` the rank of the set its cards make (:meth:`BookMelding.new_set_rank`)."""
 SetInfo = tuple[int, tuple[int, ...], bool, Action]
 """What :meth:`BookMelding._melds_info` tells of a set."""
+RankSets = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+"""What :meth:`BookMelding._rank_sets` tells of the new sets of a rank."""
 DECODE_MEMO = 1 << 16
 """At most this many actions are remembered taken apart."""
 SETS_MEMO = 1 << 16
-"""At most this many hands' new sets of a rank are remembered (then the memo starts afresh)."""
+"""At most this many entries in each memo of new sets and their actions (then the memo starts afresh)."""
 
 
 @dataclass
@@ -148,12 +150,20 @@ class BookState(PhaseState):
     answer: str = ""
     out_seat: int = -1
     ended_by: str = ""
+    moves: int = 0
+    """Actions applied this hand (for :attr:`listed`: every action changes the position)."""
+    listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
+    """The last legal list and the position it was made for (:meth:`BookMelding._position`), so that applying
+    an action just listed is not checked a second time. Every action applied changes :attr:`moves`, so the list
+    is never taken for that of a later position (the hand and the piles in the key guard against a state changed
+    from outside). Copied with the rest (a tuple): a copy of a state keeps the list made for the position they
+    share, and each forgets it on its own next action."""
 
 
 class BookMelding(CheckingDoer):
     """Draw, meld toward books on the table, discard; a reserve pile; going out with the books."""
 
-    kind = "book_melding"
+    kind: ClassVar[str] = "book_melding"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
@@ -352,10 +362,12 @@ class BookMelding(CheckingDoer):
                                                             for r, ks in sorted(groups.items())}
         """Each meldable rank's classes (their cards), in class order."""
         self._rank_masks: dict[int, int] = {r: sum(ms) for r, ms in self._rank_cls_masks.items()}
-        self._rank_list: tuple[tuple[int, int], ...] = tuple(self._rank_masks.items())
-        """Each meldable rank, ascending, with its cards."""
-        self._sets_memo: dict[int, tuple[Action, ...]] = {}
-        """Memo of :meth:`_rank_sets` by the cards it reads (bounded by :data:`SETS_MEMO`)."""
+        self._rank_cards: tuple[int, ...] = tuple(self._rank_masks.values())
+        """Each meldable rank's cards, ascending by rank."""
+        self._sets_memo: dict[int, RankSets] = {}
+        """Memo of :meth:`_rank_sets` by the cards of the rank held (bounded by :data:`SETS_MEMO`)."""
+        self._cards_memo: dict[int, Action] = {}
+        """Memo of :meth:`_meld_of` by the cards (bounded by :data:`SETS_MEMO`)."""
         size = self.min_size
         self._plans: tuple[tuple[int, int], ...] = tuple(
             (w, size - w) for w in range(size) if self.ratio_ok(size - w, w) and self.cap_ok(w))
@@ -469,9 +481,8 @@ class BookMelding(CheckingDoer):
 
     def set_points(self, m: Meld) -> int:
         """A set's card values, with its book bonus when lay-outs count books."""
-        pts = sum(self.value[c] for c in m[3])
-        kind = self.book_kind(m)
-        return pts + (self.book_points[kind] if kind and self.counts_books else 0)
+        pts = sum(map(self.value.__getitem__, m[3]))
+        return pts + self.book_points[self.book_kind(m)] if self.counts_books and self.is_book(m) else pts
 
     def books_of(self, melds: tuple[Meld, ...], side: int) -> tuple[int, int, int]:
         """(clean, dirty, wild) books of one side."""
@@ -653,11 +664,23 @@ class BookMelding(CheckingDoer):
         """With ``freeze: wild``, whether the discard pile holds a wild card (is frozen)."""
         return self.freeze == "wild" and any(self.meld_rank[c] == WILD for c in st.piles[self.discard])
 
+    def _position(self, st: State) -> tuple[int, ...]:
+        """What tells one position of this hand from another: the actions applied (each changes it), with the
+        player to act, their hand, the piles' sizes and the top discard as a guard against a state changed from
+        outside."""
+        bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
+        cur, piles = st.cur, st.piles
+        disc = piles[self.discard]
+        return bs.moves, cur, st.hands[cur], len(piles[self.stock]), len(disc), disc[-1] if disc else -1
+
     def legal(self, st: State) -> list[Action]:
+        """The legal actions, sorted; remembered with the position they are for (:attr:`BookState.listed`)."""
         bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
         stage = bs.stage
         if stage == "answer":
-            return sorted(self._answers)
+            answers = sorted(self._answers)
+            bs.listed = (self._position(st), tuple(answers))
+            return answers
         seat = st.cur
         hand = st.hands[seat]
         may_bar = self._may_bar
@@ -696,55 +719,55 @@ class BookMelding(CheckingDoer):
             if first < n:
                 self._add_acts(out, hand, st.game.entity_of[seat], melds, first)
         out.sort()
+        piles = st.piles
+        disc = piles[self.discard]  # _position, inlined
+        bs.listed = ((bs.moves, seat, hand, len(piles[self.stock]), len(disc), disc[-1] if disc else -1), tuple(out))
         return out
 
     def _meld_acts(self, out: list[Action], hand: int, taken: set[int] | None) -> None:
         """Append one ``meld`` per class of equivalent new sets ``hand`` can start (as :meth:`_new_sets` lists
-        them, in another order), but those of a rank in ``taken``. Cards are handled here as their id + 1 (as
-        an action packs them)."""
+        them, in another order), but those of a rank in ``taken``. A set of a rank takes the lowest natural
+        cards held (:meth:`_rank_sets`, remembered by the rank's cards held) and, if any, the lowest held wild
+        cards of a combination of wild classes; the action naming a set of cards is remembered by those cards
+        (:meth:`_meld_of`)."""
         wm = hand & self._wild_mask
-        wilds: list[list[int]] = []  # each wild class held: its lowest cards, as many as a set of a rank takes
-        wlow = 0  # those cards
-        if wm:
-            most = self._plan_wilds
-            for cm in self._wild_cls_masks:
-                y = wm & cm
-                if y:
-                    ids: list[int] = []
-                    for _ in range(most):
-                        if not y:
-                            break
-                        low = y & -y
-                        wlow |= low
-                        ids.append(low.bit_length())
-                        y ^= low
-                    wilds.append(ids)
-        memo = self._sets_memo
+        sets_memo = self._sets_memo
+        cards_memo = self._cards_memo
         min_nat = self._min_nat
-        picks: list[tuple[int, list[list[int]]]] | None = None
-        for r, rm in self._rank_list:
-            x = hand & rm
-            if not x or x.bit_count() < min_nat or (taken and r in taken):
+        picks: list[list[int]] | None = None
+        for x in [y for rm in self._rank_cards if (y := hand & rm).bit_count() >= min_nat]:
+            if taken and self.meld_rank[(x & -x).bit_length() - 1] in taken:
                 continue
-            key = x | wlow  # the sets of a rank follow from its cards and those wild cards
-            acts = memo.get(key)
-            if acts is None:
+            e = sets_memo.get(x)
+            if e is None:
+                e = self._rank_sets(self.meld_rank[(x & -x).bit_length() - 1], x)
+                if len(sets_memo) >= SETS_MEMO:
+                    sets_memo.clear()
+                sets_memo[x] = e
+            out += e[0]
+            if e[1] and wm:
                 if picks is None:
-                    picks = [(n, self._wild_picks(wilds, w)) for w, n in self._plans]
-                acts = self._rank_sets(r, x, picks)
-                if len(memo) >= SETS_MEMO:
-                    memo.clear()
-                memo[key] = acts
-            out += acts
+                    picks = self._pick_masks(wm)
+                for w, nat in e[1]:
+                    for pm in picks[w]:
+                        key = nat | pm
+                        a = cards_memo.get(key)
+                        if a is None:
+                            a = self._meld_of(key)
+                            if len(cards_memo) >= SETS_MEMO:
+                                cards_memo.clear()
+                            cards_memo[key] = a
+                        out.append(a)
         if self.wild_sets and wm and not (taken and WILD in taken):
             base, shifts = self._meld_base, self._shifts
             out += [base + sum(map(lshift, sorted(picked), shifts))
-                    for picked in self._wild_picks(self._wild_lists(wm), self.min_size)]
+                    for picked in self._wild_picks(self._wild_lists(wm, self.min_size), self.min_size)]
 
-    def _rank_sets(self, r: int, x: int, picks: list[tuple[int, list[list[int]]]]) -> tuple[Action, ...]:
-        """The ``meld`` actions of the new sets of rank ``r`` (one per class of equivalent sets) from the
-        cards ``x`` of that rank and ``picks``: for each way a set may be made (:attr:`_plans`), its natural
-        cards and the wild cards (ids + 1) it may take."""
+    def _rank_sets(self, r: int, x: int) -> RankSets:
+        """The new sets of rank ``r`` from its cards ``x`` held, one per way a set may be made (:attr:`_plans`)
+        with as many natural cards as held: the ``meld`` actions of those without a wild card, and for the
+        others how many wild cards they take and the natural cards they hold (the lowest held, class by
+        class; a mask)."""
         size = self.min_size
         count = x.bit_count()
         nats: list[int] = []
@@ -755,17 +778,33 @@ class BookMelding(CheckingDoer):
                 nats.append(low.bit_length())
                 y ^= low
         base, shifts = self._meld_base, self._shifts
-        out: list[Action] = []
-        for n, ps in picks:
-            if n <= count:
-                some = nats[:n]
-                out += [base + sum(map(lshift, sorted(some + picked), shifts)) for picked in ps]
-        return tuple(out)
+        plain = tuple(base + sum(map(lshift, sorted(nats[:n]), shifts)) for w, n in self._plans
+                      if not w and n <= count)
+        wild = tuple((w, sum(1 << (c - 1) for c in nats[:n])) for w, n in self._plans if w and n <= count)
+        return plain, wild
 
-    def _wild_lists(self, wm: int) -> list[list[int]]:
-        """Each wild class among the cards ``wm``, in class order: its lowest cards (id + 1), as many as a
-        new set holds."""
-        size = self.min_size
+    def _pick_masks(self, wm: int) -> list[list[int]]:
+        """For each number ``w`` of wild cards (up to those a set of a rank takes), the wild cards among ``wm``
+        a set may take (:meth:`_wild_picks`; masks)."""
+        if self._plan_wilds == 1:  # the lowest held card of each wild class
+            return [[], [y & -y for cm in self._wild_cls_masks if (y := wm & cm)]]
+        wilds = self._wild_lists(wm, self._plan_wilds)
+        return [[sum(1 << (c - 1) for c in picked) for picked in self._wild_picks(wilds, w)] if w else []
+                for w in range(self._plan_wilds + 1)]
+
+    def _meld_of(self, cards: int) -> Action:
+        """The ``meld`` action naming the cards ``cards`` (a mask of ``min_size`` cards)."""
+        ids: list[int] = []
+        while cards:
+            low = cards & -cards
+            ids.append(low.bit_length())
+            cards ^= low
+        act: Action = self._meld_base + sum(map(lshift, ids, self._shifts))
+        return act
+
+    def _wild_lists(self, wm: int, size: int) -> list[list[int]]:
+        """Each wild class held among the cards ``wm``, in class order: its lowest ``size`` cards (id + 1),
+        or all of them if fewer."""
         out: list[list[int]] = []
         for cm in self._wild_cls_masks:
             y = wm & cm
@@ -804,6 +843,20 @@ class BookMelding(CheckingDoer):
         info = self._melds_info(melds)
         wild_ids: list[int] | None = None  # the lowest card (id + 1) of each wild class held
         append = out.append
+        if len(melds) <= len(self._add_bases):  # every set within the numbers an ``add`` carries
+            for s, nat_cms, wild_ok, base in info[first:]:
+                if s != side:
+                    continue
+                for cm in nat_cms:
+                    x = hand & cm
+                    if x:
+                        append(base + (x & -x).bit_length())
+                if wild_ok:
+                    if wild_ids is None:
+                        wild_ids = [(x & -x).bit_length() for cm in self._wild_cls_masks if (x := hand & cm)]
+                    for c1 in wild_ids:
+                        append(base + c1)
+            return
         for i in range(first, len(melds)):
             s, nat_cms, wild_ok, base = info[i]
             if s != side:
@@ -827,12 +880,9 @@ class BookMelding(CheckingDoer):
         whether a wild card fits it, and the ``add`` action to it without a card (-1 beyond the numbers an
         ``add`` carries). Remembered for the last ``melds`` asked about, and for each set there that is
         still the same."""
-        memo = self._info_memo
-        before, known = memo
+        before, known = self._info_memo
         if before is melds:
             return known
-        is_wild = self._is_wild
-        bases = self._add_bases
         n = len(before)
         if len(melds) > n and melds[:n] == before:  # sets laid since: the others are as before
             out = list(known)
@@ -842,27 +892,32 @@ class BookMelding(CheckingDoer):
             m = melds[i]
             if i < len(before) and before[i] is m:  # the same set at the same place as before (sets are immutable)
                 out.append(known[i])
-                continue
-            cards = m[3]
-            book = len(cards) >= self.book_size
-            open_ = not (self.full_closed and book)
-            base = bases[i] if i < len(bases) else -1
-            if m[2] == WILD:
-                out.append((m[0], (), open_, base))
-                continue
-            w = sum(map(is_wild.__getitem__, cards))
-            wild_ok = open_ and not (self.clean_closed and w == 0 and book) and \
-                self.ratio_ok(len(cards) - w, w + 1) and self.cap_ok(w + 1)
-            out.append((m[0], self._rank_cls_masks.get(m[2], ()) if open_ else (), wild_ok, base))
+            else:
+                out.append(self._set_info(m, i))
         info = tuple(out)
         self._info_memo = (melds, info)
         return info
 
-    def is_legal(self, st: State, a: Action) -> bool:
-        return self._refusal(st, a) is None
+    def _set_info(self, m: Meld, i: int) -> SetInfo:
+        """What :meth:`_melds_info` tells of set ``m``, number ``i`` + 1."""
+        cards = m[3]
+        book = len(cards) >= self.book_size
+        open_ = not (self.full_closed and book)
+        base = self._add_bases[i] if i < len(self._add_bases) else -1
+        if m[2] == WILD:
+            return (m[0], (), open_, base)
+        w = sum(map(self._is_wild.__getitem__, cards))
+        wild_ok = open_ and not (self.clean_closed and w == 0 and book) and \
+            self.ratio_ok(len(cards) - w, w + 1) and self.cap_ok(w + 1)
+        return (m[0], self._rank_cls_masks.get(m[2], ()) if open_ else (), wild_ok, base)
 
-    def _decode(self, a: Action) -> Decoded | None:
-        """``a`` taken apart, or None if it is no well-formed action of this game (remembered)."""
+    def is_legal(self, st: State, a: Action) -> bool:
+        at, acts = st.cstate[self.index].listed  # type: ignore[union-attr]
+        return (type(a) is int and a in acts and at == self._position(st)) or self._refusal(st, a) is None
+
+    def _decode(self, a: Action, listed: bool = False) -> Decoded | None:
+        """``a`` taken apart, or None if it is no well-formed action of this game (remembered). ``listed``: ``a``
+        is known to be well-formed (a legal list named it), so the codec's check is skipped."""
         if type(a) is not int:
             return None
         memo = self._decoded
@@ -870,11 +925,15 @@ class BookMelding(CheckingDoer):
         if d is not None or a in memo:
             return d
         codec = self.codec
-        if codec.valid(a):  # the codec's own check; each action is taken apart once, then remembered
+        if listed or codec.valid(a):  # the codec's own check; each action is taken apart once, then remembered
             k = codec.kind(a)
             cards = codec.cards(a)
-            d = (k, cards, Deck.mask(cards), len(set(cards)) == len(cards), codec.number(a),
-                 self.new_set_rank(cards) if k == "meld" else None)
+            if listed:  # a legal action: distinct cards; a meld's rank is that of its natural cards (new_set_rank)
+                rank = next((r for c in cards if (r := self.meld_rank[c]) != WILD), WILD) if k == "meld" else None
+                d = (k, cards, Deck.mask(cards), True, codec.number(a), rank)
+            else:
+                d = (k, cards, Deck.mask(cards), len(set(cards)) == len(cards), codec.number(a),
+                     self.new_set_rank(cards) if k == "meld" else None)
         if len(memo) < DECODE_MEMO:
             memo[a] = d
         return d
@@ -1081,13 +1140,22 @@ class BookMelding(CheckingDoer):
                 bs.laid_out |= 1 << seat
 
     def try_apply(self, st: State, a: Action) -> bool:
-        d = self._decoded.get(a) if type(a) is int else None  # _decode, inlined when remembered
-        if d is None:
-            d = self._decode(a)
-        if d is None or self._refuse(st, a, d) is not None:
-            return False
         bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
+        at, acts = bs.listed
         seat = st.cur
+        if type(a) is int and a in acts and at == (bs.moves, seat, st.hands[seat], len(st.piles[self.stock]),
+                                                      len(disc := st.piles[self.discard]), disc[-1] if disc else -1):
+            d = self._decoded.get(a)  # listed for this very position (_position, inlined): legal
+            if d is None:
+                d = self._decode(a, True)
+                assert d is not None  # a listed action is well-formed
+        else:
+            d = self._decoded.get(a) if type(a) is int else None  # _decode, inlined when remembered
+            if d is None:
+                d = self._decode(a)
+            if d is None or self._refuse(st, a, d) is not None:
+                return False
+        bs.moves += 1
         k, cards, cmask, _, number, rank = d
         if k == "draw_stock":
             stock = st.piles[self.stock]
@@ -1128,8 +1196,13 @@ class BookMelding(CheckingDoer):
         elif k == "add":
             i = (number or 0) - 1
             c = cards[0]
-            m = bs.melds[i]
-            bs.melds = (*bs.melds[:i], (m[0], m[1], m[2], (*m[3], c)), *bs.melds[i + 1:])
+            old = bs.melds
+            m = old[i]
+            grown = (m[0], m[1], m[2], (*m[3], c))
+            bs.melds = (*old[:i], grown, *old[i + 1:])
+            before, known = self._info_memo
+            if before is old:  # _melds_info of the sets now, as it would work it out: one set is new
+                self._info_memo = (bs.melds, (*known[:i], self._set_info(grown, i), *known[i + 1:]))
             st.hands[seat] &= ~(1 << c)
             self._laid(st, seat, cards)
             if not st.hands[seat]:
