@@ -38,6 +38,7 @@ from typing import Any
 
 from throughput import bulk_hands_per_second, hands_per_second  # this folder's: the same timed loops
 
+from cardspec import compiled
 from cardspec.engine.game import Game
 from cardspec.openspiel import options_for
 
@@ -122,6 +123,7 @@ def main() -> int:
     step = [c / o for c, o in zip(runs["cardspec_step"], runs["pyspiel_stepped"], strict=True)]
     bulk = [c / o for c, o in zip(runs["cardspec_bulk"], runs["pyspiel_evaluate_bots"], strict=True)]
     out: dict[str, Any] = {
+        "cardspec_engine": "compiled" if compiled() else "pure Python",
         "openspiel_params": OPENSPIEL_PARAMS,
         "cardspec_options": options,
         "rounds": a.rounds, "seconds_per_slice": a.seconds,
@@ -139,6 +141,7 @@ def main() -> int:
         return 0
     print(f"Euchre, uniform random legal play over full deals; {a.rounds} interleaved rounds of {a.seconds:g} s "
           "slices")
+    print(f"  cardspec engine: {out['cardspec_engine']} (cardspec.compiled(); CARDSPEC_COMPILE=1 builds it)")
     print("  OpenSpiel " + ", ".join(f"{k}={v}" for k, v in OPENSPIEL_PARAMS.items())
           + "; cardspec " + ", ".join(f"{k}={v}" for k, v in options.items()))
     print(f"{'path':<34} {'min':>9} {'median':>9} {'max':>9}   (deals/s)")

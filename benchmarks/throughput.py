@@ -25,6 +25,7 @@ import random
 import statistics
 import time
 
+from cardspec import compiled
 from cardspec.engine.game import Game
 from cardspec.engine.spec import available
 
@@ -86,6 +87,8 @@ def main() -> None:
     p.add_argument("systems", nargs="*", default=list(available()))
     args = p.parse_args()
     games = {sid: Game.from_system(sid) for sid in args.systems}
+    if not args.json:
+        print(f"cardspec engine: {'compiled' if compiled() else 'pure Python'} (CARDSPEC_COMPILE=1 builds it)")
     for game in games.values():
         if args.warm_up > 0:
             hands_per_second(game, args.warm_up, 0)

@@ -16,3 +16,11 @@ __version__ = "0.1.0"
 _root = _Path(__file__).resolve().parent.parent
 if (_root / "pyproject.toml").is_file() and (_root / "engine" / "state.py").is_file():
     __path__.append(str(_root))
+
+
+def compiled() -> bool:
+    """Whether the engine running is the compiled build (``CARDSPEC_COMPILE=1``; see setup.py), not the
+    pure-Python reference. Both give the same records; ``tests/test_compiled.py`` holds them to it."""
+    from .engine import state
+
+    return not str(state.__file__).endswith(".py")

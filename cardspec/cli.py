@@ -480,10 +480,13 @@ def _warn(game: Game) -> None:
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
+    from . import compiled
+
+    build = "compiled engine" if compiled() else "pure-Python engine"
     try:
-        return version("cardspec")
+        return f"{version('cardspec')} ({build})"
     except PackageNotFoundError:  # pragma: no cover - run from a checkout without installing
-        return "(not installed)"
+        return f"(not installed) ({build})"
 
 
 def build_parser() -> argparse.ArgumentParser:

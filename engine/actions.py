@@ -37,8 +37,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, CardNameError, Deck
-from .errors import InvalidActionError
+from .cards import Card, Deck
+from .errors import CardNameError, InvalidActionError
 
 Action = int
 """An action id; see the module docstring for the layout."""

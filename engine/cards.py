@@ -34,7 +34,7 @@ True
 >>> two.parse("10C")
 Traceback (most recent call last):
 ...
-cardspec.engine.cards.CardNameError: '10C' is ambiguous: the deck holds 2 copies; write 10C#1 or 10C#2
+cardspec.engine.errors.CardNameError: '10C' is ambiguous: the deck holds 2 copies; write 10C#1 or 10C#2
 """
 
 from __future__ import annotations
@@ -42,18 +42,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .errors import CardNameError
+
 Card = int
 """A card id: an index into the deck's tables."""
 
 CardMask = int
 """A set of cards as a bit mask."""
-
-
-class CardNameError(KeyError):
-    """A card name that names no card of the deck, or names several (a copy number is missing)."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "bad card name"
 
 
 @dataclass(frozen=True)

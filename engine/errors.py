@@ -35,6 +35,15 @@ class Source:
         return f'{self.doc}: "{self.quote}"'
 
 
+class CardNameError(KeyError):
+    """A card name that names no card of the deck, or names several (a copy number is missing).
+
+    Raised by :meth:`cardspec.engine.cards.Deck.parse`; a ``KeyError``, as a failed lookup is."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "bad card name"
+
+
 class SpecError(CardspecError):
     """A spec file is malformed, hostile or inconsistent."""
 

@@ -21,7 +21,7 @@ Values are kept in half points (ints) so that 30.5 is exact.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +60,7 @@ class HandValue:
             raise SpecError(f"hand_value.values names ranks {bad} not in the deck", file,
                             key="hand_value.values")
 
-        def units(x: float, key: str) -> int:
+        def units(x: int | float, key: str) -> int:  # (int | float: an int is shown as given)
             u = x * SCALE
             if u != int(u):
                 raise SpecError(f"value {x} is not a multiple of 0.5", file, key=key)
@@ -106,12 +106,13 @@ class HandValue:
             self._memo[hand] = v
         return v
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
-        """``lowest``: a seat of ``seats`` still in holds a hand of the lowest value among players still in."""
-        players = st.game.num_players
-        values = [self.value(st.hands[s]) for s in range(players)]
-        low = min(values[s] for s in range(players) if st.active[s])
-        return {"lowest": any(st.active[s] and values[s] == low for s in seats)}
+    def hand_facts(self, st: State, teams: Sequence[tuple[int, ...]]) -> list[dict[str, Value]]:
+        """For each entity (its seats): ``lowest``, a seat of it still in holds a hand of the lowest value
+        among players still in. Each hand is valued once, whatever the number of entities."""
+        values = [self.value(h) for h in st.hands[:st.game.num_players]]
+        active = st.active
+        low = min(v for v, a in zip(values, active, strict=False) if a)  # active: every seat, dummies too
+        return [{"lowest": any(active[s] and values[s] == low for s in team)} for team in teams]
 
     @staticmethod
     def points(units: int) -> float:

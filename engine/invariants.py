@@ -7,7 +7,6 @@ what broke, so a runner can report the first one with its action index.
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -73,9 +72,9 @@ def simple_actions(st: State) -> list[Action]:
     """A catalogue of actions to probe illegal moves with: every kind the game declares,
     with each card, each suit and each choice where the kind carries one."""
     g = st.game
-    cached = _PROBES.get(g)
-    if cached is not None:
-        return cached
+    cached = _PROBES.get(id(g))
+    if cached is not None and cached[0] is g:
+        return cached[1]
     codec = g.codec
     out: list[Action] = []
     for kind, sig in codec.sigs.items():
@@ -89,12 +88,15 @@ def simple_actions(st: State) -> list[Action]:
                         out.append(codec.encode(kind, n, s, (), ch))
                     elif sig.cards[0] <= 1 <= sig.cards[1]:
                         out += [codec.encode(kind, n, s, (c,), ch) for c in range(g.deck.size)]
-    _PROBES[g] = out
+    if len(_PROBES) >= 64:
+        _PROBES.clear()
+    _PROBES[id(g)] = (g, out)
     return out
 
 
-_PROBES: weakref.WeakKeyDictionary[Game, list[Action]] = weakref.WeakKeyDictionary()
-"""The probe catalogue per game (it depends on the game only)."""
+_PROBES: dict[int, tuple[Game, list[Action]]] = {}
+"""The probe catalogue per game (it depends on the game only), by the game's id; the entry holds the game, so
+the id is not reused while it is kept (a bounded memo: a compiled ``Game`` takes no weak references)."""
 
 
 def illegal_rejected(st: State, rng: random.Random, samples: int = 4) -> list[str]:

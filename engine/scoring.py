@@ -237,12 +237,13 @@ class Scoring:
         out: list[dict[str, Value]] = []
         won = st.seat_piles["won"] if self.pair_ranks else []
         pairs = [sum(self.pairs_of(g, won[s]) for s in team) for team in g.teams] if self.pair_ranks else []
+        valued = g.hand_value.hand_facts(st, g.teams) if g.hand_value is not None else None
         for e, team in enumerate(g.teams):
             f: dict[str, Value] = {}
             for ph in g.fact_phases:
                 f.update(ph.hand_facts(st, team))
-            if g.hand_value is not None:
-                f.update(g.hand_value.hand_facts(st, team))
+            if valued is not None:
+                f.update(valued[e])
             if self.pair_ranks:  # the scoring clause's own facts
                 f["pairs"] = pairs[e]
                 f["most_pairs"] = all(pairs[e] > p for i, p in enumerate(pairs) if i != e)

@@ -109,9 +109,12 @@ class State:
     ``"no_deal"`` (no seed and no explicit deal for the next hand); None while play goes on."""
 
     def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None,
-                 start: Mapping[str, Any] | None = None, hand_limit: int | None = None) -> None:
-        n = game.num_players
+                 start: Mapping[str, Any] | None = None, hand_limit: int | None = None, *,
+                 blank: bool = False) -> None:
         self.game = game
+        if blank:  # an empty shell for :meth:`copy` to fill in (the compiled build has no bare __new__)
+            return
+        n = game.num_players
         self.seed = seed
         self.deals = deals
         self.hand_no = self.first_hand = 0
@@ -211,9 +214,12 @@ class State:
         Chance is a pure function of (seed, hand, event number): see
         :mod:`cardspec.engine.chance`; a copy replays the same chance.
         """
+        return list(map(cards.__getitem__, self._permutation(len(cards))))
+
+    def _permutation(self, n: int) -> list[int]:
+        """The next chance event's ordering of ``range(n)``: what :meth:`shuffled` gives for ``range(n)``."""
         self.chance_count += 1
-        perm = chance.permutation(self._seed(), self.hand_no, self.chance_count, len(cards))
-        return [cards[i] for i in perm]
+        return chance.permutation(self._seed(), self.hand_no, self.chance_count, n)
 
     # --- hand flow ---------------------------------------------------------------
     def seats_from(self, seat: int) -> list[int]:
@@ -280,7 +286,7 @@ class State:
             self.hands, dealt, stand_ins = explicit_deal(self, explicit, [s for s in seats if s not in on_pile])
         else:
             stand_ins = []
-            order = self.shuffled(range(g.deck.size))
+            order = self._permutation(g.deck.size)  # the whole deck shuffled
             self.hands, dealt = g.deal_for(self.hand_no).deal(order, seats, n)
         for z in g.table_zones:  # the table's zones the deal leaves out start empty
             if z not in dealt:
@@ -434,7 +440,7 @@ class State:
 
     def copy(self) -> State:
         """An independent copy (lists copied, immutable parts shared)."""
-        new = State.__new__(State)
+        new = State(self.game, None, None, blank=True)
         for f in STATE_FIELDS:
             setattr(new, f, getattr(self, f))
         new.active = self.active[:]

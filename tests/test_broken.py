@@ -99,6 +99,7 @@ MUTATIONS: dict[str, tuple[str, Callable[[pytest.MonkeyPatch], None], str]] = {
 }
 
 
+@pytest.mark.pure_only  # it patches engine methods
 @pytest.mark.parametrize("mutation", sorted(MUTATIONS))
 def test_engine_mutation_is_caught_by_verify(mutation: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sid, apply, prop = MUTATIONS[mutation]

@@ -31,6 +31,8 @@ from cardspec.engine.state import State
 from cardspec.verification import contracts
 from cardspec.verification.contracts import DiffPair, run_crosshair, run_diffbehavior
 
+pytestmark = pytest.mark.pure_only  # doctests and CrossHair read the Python source of the kernels
+
 REQUIRED = {"effective_suit", "card_power", "follow_mask", "trick_winner", "pairs_from_counts",
             "suit_sum_value", "set_value", "hand_value_units"}
 BUDGET_S = 2.0

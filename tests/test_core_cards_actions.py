@@ -15,8 +15,8 @@ import pytest
 from helpers import trick_seats
 
 from cardspec.engine.actions import NO_TRUMP, ActionCodec, KindSig
-from cardspec.engine.cards import CardNameError, Deck
-from cardspec.engine.errors import InvalidActionError
+from cardspec.engine.cards import Deck
+from cardspec.engine.errors import CardNameError, InvalidActionError
 from cardspec.engine.game import Game
 from cardspec.engine.loader import spec_dir
 from cardspec.engine.record import dumps, record_of, replay

@@ -50,6 +50,8 @@ from cardspec.engine.spec import available, load
 from cardspec.engine.state import State
 from cardspec.verification.report import failed, verify
 
+pytestmark = pytest.mark.pure_only  # it watches each hand's end by patching State methods
+
 SOAK = bool(os.environ.get("CARDSPEC_SOAK"))
 MATCHES = 60 if SOAK else 3
 """Seeded matches per option set, at most."""

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.pure_only  # doctest reads each module's Python functions
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"cardspec": "cardspec", "engine": "cardspec.engine", "verification": "cardspec.verification"}
 

@@ -469,6 +469,7 @@ def test_fourteen_cards_with_four_wilds_in_well_under_a_second() -> None:
     assert time.perf_counter() - start < 1.0
 
 
+@pytest.mark.pure_only  # doctest reads the module's Python functions
 def test_doctests() -> None:
     result = doctest.testmod(melds)
     assert result.attempted > 0 and result.failed == 0

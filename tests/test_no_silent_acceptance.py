@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from cardspec import compiled
 from cardspec.cli import main
 from cardspec.engine.audit import audit
 from cardspec.engine.errors import ActionBoundError, SpecError
@@ -180,7 +181,9 @@ def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]
 def test_version_and_json_before_or_after_the_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as ex:
         main(["--version"])
-    assert ex.value.code == 0 and re.match(r"cardspec \S+", capsys.readouterr().out)
+    out = capsys.readouterr().out
+    assert ex.value.code == 0 and re.match(r"cardspec \S+", out)
+    assert f"({'compiled' if compiled() else 'pure-Python'} engine)" in out  # which build is running
     assert main(["--json", "list"]) == 0
     before = json.loads(capsys.readouterr().out)
     assert main(["list", "--json"]) == 0

@@ -326,6 +326,7 @@ def test_low_no_trump_only_with_no_trump_bids() -> None:
         Game.from_system(SYSTEM, {"low_no_trump": True})
 
 
+@pytest.mark.pure_only  # it patches a Game method
 def test_low_no_trump_ranking_is_modelled_by_the_verifier() -> None:
     """The z3 ranking model knows the low order: the engine's low tables agree with it, and engine tables that
     ignored the low order (ranking low no-trump hands ace high) would be reported as a counterexample."""

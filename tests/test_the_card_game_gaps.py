@@ -329,6 +329,7 @@ def test_take_a_declared_number_then_discard_and_the_declarations() -> None:
     assert t_all is not None and t_all.transfer("take discards into the hand").count == ALL
 
 
+@pytest.mark.pure_only  # it watches each hand's end by patching State methods
 @pytest.mark.parametrize("count", [2, "all"])
 def test_taking_several_moves_cards_as_declared(count: Any, hand_ends: Ends) -> None:  # noqa: F811
     seen: Counter[tuple[str, ...]] = Counter()
@@ -351,6 +352,7 @@ def test_taking_several_spec_checks() -> None:
 
 @pytest.mark.parametrize("options", [{"jokers": "wild"}, {"lay_down": "early"}, {"buying": "one"},
                                      {"lay_down": "early", "jokers": "wild", "lay_off": "table", "buying": "one"}])
+@pytest.mark.pure_only  # it watches each hand's end by patching State methods
 def test_jokers_and_laying_down_move_cards_as_declared(options: dict[str, Any], hand_ends: Ends) -> None:  # noqa: F811
     """Random play under the house readings moves every card as the component declares (laying down a meld
     and adding a card to one's own meld are declared transfers from the hand to the melds; a buy takes the top

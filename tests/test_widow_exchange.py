@@ -103,6 +103,7 @@ def test_played_matches_every_exchange_is_a_whole_hand_swap() -> None:
             st.apply(a)
 
 
+@pytest.mark.pure_only  # doctest reads the module's Python functions
 def test_docstring_examples() -> None:
     import doctest
 

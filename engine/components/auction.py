@@ -65,7 +65,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import NO_SUIT, NO_TRUMP, Action, KindSig
 from ..errors import Source, SpecError
@@ -111,7 +111,7 @@ class AuctionState(PhaseState):
 class Auction(CheckingDoer):
     """Bidding for the contract."""
 
-    kind = "auction"
+    kind: ClassVar[str] = "auction"
     settles_contract = True
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, ActionCodec, KindSig
 from ..errors import IllegalActionError, Source, SpecError
@@ -44,7 +44,7 @@ class PhaseState:
 class Component:
     """Base class of phase components."""
 
-    kind = "component"
+    kind: ClassVar[str] = "component"
     index = -1
     """The component's position in ``game.phases`` (set by :class:`~cardspec.engine.game.Game`)."""
     guests: list[Component]

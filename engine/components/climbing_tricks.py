@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..cards import Card
@@ -100,7 +100,7 @@ class ClimbState(PhaseState):
 class ClimbingTricks(CheckingDoer):
     """Multi-card climbing tricks with a last trick revealed at once."""
 
-    kind = "climbing_tricks"
+    kind: ClassVar[str] = "climbing_tricks"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)

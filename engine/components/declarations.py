@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
@@ -91,13 +91,16 @@ class AskState(PhaseState):
 class Declarations(Component):
     """Optional per-player declarations."""
 
-    kind = "declarations"
+    kind: ClassVar[str] = "declarations"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
         self.who: str = d["who"]
         self.choice: str = d["choice"]
-        self.enabled: bool = d.get("enabled", True)
+        enabled = d.get("enabled", True)
+        if type(enabled) is not bool:  # checked before it is kept: the compiled build types every field
+            raise SpecError("enabled must be true or false", file, key=f"{key}.enabled")
+        self.enabled: bool = enabled
         self.limit: str = d.get("limit", "any")
         self.effect: str = d["effect"]
         self.host = d.get("also_on_turns_of")
@@ -133,8 +136,6 @@ class Declarations(Component):
         if self.turn_declaration == "yields" and (self.limit != "one" or not self.host):
             raise SpecError("turn_declaration: yields needs limit: one and also_on_turns_of (a declaration made on "
                             "a host's turn to yield)", file, key=f"{key}.turn_declaration")
-        if type(self.enabled) is not bool:
-            raise SpecError("enabled must be true or false", file, key=f"{key}.enabled")
         self.bit = 0
         self.against = f"{self.choice}_against"
         fd = d.get("forced")

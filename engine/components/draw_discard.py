@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from itertools import permutations, product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import melds
 from ..actions import Action, KindSig
@@ -197,11 +197,15 @@ class TurnMeldRules(MeldRules):
 MAX_LAID = 255
 """``lay_down: early``: the melds of one round a ``lay off N X`` action can name (N from 1)."""
 
+TAKES_MEMO_LIMIT = 1 << 15
+"""``take_then: exchange_hand``: the hands whose exchange lists are remembered (every 3-card hand of a
+52-card deck fits, 22,100, so a long run stops rebuilding them)."""
+
 
 class DrawDiscard(Component):
     """Draw-and-discard turns with knocking."""
 
-    kind = "draw_discard"
+    kind: ClassVar[str] = "draw_discard"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
@@ -552,7 +556,7 @@ class DrawDiscard(Component):
             if self.take_then == "exchange_hand":
                 takes = self._takes.get(hand)
                 if takes is None:  # the orders of the hand's cards, one per class of identical ones
-                    if len(self._takes) >= 4096:
+                    if len(self._takes) >= TAKES_MEMO_LIMIT:
                         self._takes.clear()
                     takes = self._takes[hand] = tuple({codec.canonical(codec.encode("take", cards=p), hand)
                                                        for p in permutations(deck.cards_of(hand))})

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
@@ -83,7 +83,7 @@ class DropState(PhaseState):
 class DropOut(CheckingDoer):
     """A stay-or-drop round after trump is made."""
 
-    kind = "drop_out"
+    kind: ClassVar[str] = "drop_out"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
@@ -91,14 +91,24 @@ class DropOut(CheckingDoer):
         self.order: str = d.get("order", "maker_left")
         self.skip_when: tuple[str, ...] = tuple(d.get("skip_when", ()))
         self.skip_source = Source(**d["skip_source"]) if "skip_source" in d else self.source
+        # the values the schema cannot type are checked before they are kept (the compiled build types every field)
         limit = d.get("consecutive_limit")
+        if limit is not None and (type(limit) is not int or limit < 0):
+            raise SpecError(f"consecutive_limit must be a whole number or null, got {limit!r}", file,
+                            key=f"{key}.consecutive_limit")
         self.limit: int = 0 if limit is None else limit
         self.counts: str = d.get("consecutive_counts", "all_hands")
         self.limit_source = Source(**d["consecutive_source"]) if "consecutive_source" in d else self.source
         floor = d.get("forbid_at_or_below")
+        if floor is not None and type(floor) is not int:
+            raise SpecError(f"forbid_at_or_below must be an integer or null, got {floor!r}", file,
+                            key=f"{key}.forbid_at_or_below")
         self.floor: int | None = floor
         self.floor_source = Source(**d["forbid_source"]) if "forbid_source" in d else self.source
-        self.last_must_stay: bool = d.get("last_must_stay", False)
+        last = d.get("last_must_stay", False)
+        if type(last) is not bool:
+            raise SpecError("last_must_stay must be true or false", file, key=f"{key}.last_must_stay")
+        self.last_must_stay: bool = last
         self.last_source = Source(**d["last_must_stay_source"]) if "last_must_stay_source" in d else self.source
         for k, v, allowed in (("who", self.who, WHO), ("order", self.order, ORDER),
                               ("consecutive_counts", self.counts, COUNTS)):
@@ -107,14 +117,6 @@ class DropOut(CheckingDoer):
         bad = [s for s in self.skip_when if s not in SKIP]
         if bad:
             raise SpecError(f"skip_when may list {list(SKIP)}, got {bad}", file, key=f"{key}.skip_when")
-        if type(self.limit) is not int or self.limit < 0:
-            raise SpecError(f"consecutive_limit must be a whole number or null, got {limit!r}", file,
-                            key=f"{key}.consecutive_limit")
-        if floor is not None and type(floor) is not int:
-            raise SpecError(f"forbid_at_or_below must be an integer or null, got {floor!r}", file,
-                            key=f"{key}.forbid_at_or_below")
-        if type(self.last_must_stay) is not bool:
-            raise SpecError("last_must_stay must be true or false", file, key=f"{key}.last_must_stay")
 
     # --- building -----------------------------------------------------------------
     def action_sigs(self) -> list[KindSig]:
@@ -165,7 +167,7 @@ class DropOut(CheckingDoer):
     def _run(self, st: State, seat: int) -> int:
         """How many hands in a row, just before this one, ``seat`` dropped out (as ``consecutive_counts`` counts)."""
         run = 0
-        for r in reversed(st.hand_results):
+        for r in st.hand_results[::-1]:  # newest first (a slice: mypyc fails on reversed() of this list)
             if r.get("thrown_in"):
                 continue
             if self.counts == "offered_hands" and not r.get("drop_round"):

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
@@ -78,7 +78,7 @@ class PileState(PhaseState):
 class PileDeal(CheckingDoer):
     """Piles dealt face down by every player, passed by a table of offsets, one picked as the hand."""
 
-    kind = "pile_deal"
+    kind: ClassVar[str] = "pile_deal"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
@@ -49,7 +49,7 @@ class TradeState(PhaseState):
 class PileTrade(Component):
     """A once-per-hand trade with a pile, offered on a host phase's turns."""
 
-    kind = "pile_trade"
+    kind: ClassVar[str] = "pile_trade"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..cards import Card, CardMask
@@ -117,7 +117,7 @@ class TrickState(PhaseState):
 class Tricks(CheckingDoer):
     """Trick play."""
 
-    kind = "tricks"
+    kind: ClassVar[str] = "tricks"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
@@ -69,7 +69,7 @@ class CallingState(PhaseState):
 class TurnUpTrump(Component):
     """Calling trump over turned-up cards."""
 
-    kind = "turn_up_trump"
+    kind: ClassVar[str] = "turn_up_trump"
     hosts_guests = True
     settles_contract = True
 

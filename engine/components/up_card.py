@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..errors import IllegalActionError, Source, SpecError
@@ -53,7 +53,7 @@ class UpState(PhaseState):
 class UpCard(Component):
     """Turns the top card of a pile face up; it may fix trump at once (``auto_trump``)."""
 
-    kind = "up_card"
+    kind: ClassVar[str] = "up_card"
     settles_contract = True
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
@@ -129,7 +129,7 @@ class ExchangeState(PhaseState):
 class UpCardExchange(CheckingDoer):
     """One player may (or must) take the turned card and discard one card face down."""
 
-    kind = "up_card_exchange"
+    kind: ClassVar[str] = "up_card_exchange"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)

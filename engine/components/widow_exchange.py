@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..errors import Source, SpecError
@@ -58,7 +58,7 @@ class WidowState(PhaseState):
 class WidowExchange(CheckingDoer):
     """Whole-hand exchanges with a face-down spare hand, offered to seats in a fixed order."""
 
-    kind = "widow_exchange"
+    kind: ClassVar[str] = "widow_exchange"
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)

@@ -1,0 +1,41 @@
+"""The compiled build (``CARDSPEC_COMPILE=1``, see setup.py) plays the pure-Python reference's matches,
+record for record, under every option set of every system.
+
+The build under test is the one installed; the reference is the source checkout, imported in a
+subprocess (``tests/record_digests.py``). Under a pure install both sides are pure Python and the test
+still compares them. CI runs the suite once on each build, and sets ``CARDSPEC_EXPECT_COMPILED=1``
+on the compiled one, so that a build that silently fell back to pure Python fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import ROOT
+from record_digests import digests
+
+import cardspec
+
+
+def _reference() -> dict[str, object]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the checkout's cardspec/ comes first: pure Python
+    out = subprocess.run([sys.executable, str(ROOT / "tests" / "record_digests.py")], env=env, cwd=ROOT,
+                         capture_output=True, text=True, timeout=900, check=True)
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_the_build_is_the_one_expected() -> None:
+    assert cardspec.compiled() == (os.environ.get("CARDSPEC_EXPECT_COMPILED") == "1")
+
+
+def test_every_option_set_gives_the_pure_builds_records() -> None:
+    ref = _reference()
+    assert ref["compiled"] is False, "the reference must be the pure-Python checkout"
+    mine = digests()
+    theirs = ref["digests"]
+    assert isinstance(theirs, dict) and len(theirs) == len(mine) > 250
+    differ = sorted(k for k in mine if mine[k] != theirs.get(k))
+    assert not differ, f"{len(differ)} records differ from the pure build's, first {differ[:5]}"
