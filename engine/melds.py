@@ -33,7 +33,7 @@ for the bound. Contracts are PEP 316 docstring lines, as in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 SET = 1
@@ -52,6 +52,15 @@ _wilds_known: dict[tuple[object, ...], dict[tuple[tuple[int, ...], tuple[int, ..
 """For each (wild count, kinds, sizes, rule): natural ranks and suits -> the wild counts that make them a meld
 (:func:`is_meld` is pure, and the same natural parts recur from hand to hand)."""
 _WILDS_KNOWN_LIMIT = 200_000
+_SHARE = 720720
+"""lcm(1 .. MAX_CARDS): a natural's share ``k / n`` of a meld's ``k`` wilds is a whole number of ``1 / _SHARE``."""
+_NO_MELD = 1 << 40
+"""A share no hand's wilds cover (:func:`out_screen`): the card fits no meld."""
+_share_tables: dict[tuple[object, ...], dict[int, tuple[int, ...]]] = {}
+"""For each (wild count, run rule): one suit's natural ranks -> :func:`_run_shares` (pure, and suits recur)."""
+_SHARE_TABLES_LIMIT = 50_000
+_places: dict[tuple[int, int, bool, bool, bool], tuple[tuple[int, dict[int, int]], ...]] = {}
+"""For each run rule: each of the :func:`run_lines`, as its length and rank -> place."""
 Rule = tuple[int, int, tuple[int, ...], int, int, bool, bool, bool, bool]
 """``(max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)``."""
 
@@ -231,24 +240,76 @@ def _classes(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, .
     return list(classes.values())
 
 
+def _fewest_partners_first(classes: list[list[int]], ranks: tuple[int, ...], suits: tuple[int, ...]) -> list[list[int]]:
+    """The classes, those with the fewest natural cards of their rank or suit first: the solvers take the
+    lowest class first, so a card few melds can hold is tried early and a hopeless search ends soon."""
+    by_rank: dict[int, int] = {}
+    by_suit: dict[int, int] = {}
+    for c in classes:
+        by_rank[ranks[c[0]]] = by_rank.get(ranks[c[0]], 0) + len(c)
+        by_suit[suits[c[0]]] = by_suit.get(suits[c[0]], 0) + len(c)
+    return sorted(classes, key=lambda c: by_rank[ranks[c[0]]] + by_suit[suits[c[0]]])
+
+
 def _candidates(ranks: tuple[int, ...], suits: tuple[int, ...], classes: list[list[int]], n_wild: int, kinds: int,
                 min_size: int, min_natural: int, rule: Rule) -> Cands:
     """Packed multiset of natural cards -> the numbers of wild cards (ascending) with which they make a meld.
 
-    A multiset holds ``a`` cards of class ``j`` as ``a << _F * j``. Natural parts
-    are grown class by class and pruned as soon as they can be neither a set (one
-    rank, meldable) nor a run (one suit, distinct ranks): both properties pass to
-    every part of a meld, so no meld is missed.
+    A multiset holds ``a`` cards of class ``j`` as ``a << _F * j``. Only natural
+    parts that may be a meld are tried: a set's are cards of one meldable rank
+    (one per class when ``distinct``); a run's, one card each of distinct ranks
+    of one suit, on one of the :func:`run_lines`, whose stretch from the lowest to
+    the highest (the shortest arc with ``wrap``) has at most ``n_wild`` places
+    without a natural. Every run :func:`is_run` accepts has such a stretch (its
+    places past its naturals are wild), so no meld is missed. Runs are grown from
+    their lowest place upward, each next card further along, so the places
+    without a natural only grow and the growth stops at the first that needs too many.
     """
     max_wild, per_natural, unmeldable, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct = rule
+    heads = [(ranks[c[0]], suits[c[0]]) for c in classes]
+    least = max(min_size - n_wild, min_natural)  # fewer naturals make no meld
+    parts: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {0: ((), ())}  # packed -> its ranks, suits
+    if kinds & SET:
+        by_rank: dict[int, list[int]] = {}
+        for j, (r, _) in enumerate(heads):
+            if r >= 0 and r not in unmeldable:
+                by_rank.setdefault(r, []).append(j)
+        for r, js in by_rank.items():
+            combos: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+            for j in js:  # identical cards: one per set when distinct
+                combos = [(p + (a << _F * j), ss + (heads[j][1],) * a) for p, ss in combos
+                          for a in range(1 + (1 if distinct else len(classes[j])))]
+            for p, ss in combos[1:]:
+                if len(ss) >= least:
+                    parts[p] = ((r,) * len(ss), ss)
+    if kinds & RUN:
+        key = (n_ranks, ace_rank, ace_low, ace_high, wrap)
+        places = _places.get(key) or _places.setdefault(key, tuple(
+            (len(line), {r: i for i, r in enumerate(line)}) for line in run_lines(*key)))
+        for size, place in places:
+            by_suit: dict[int, list[tuple[int, int]]] = {}
+            for j, (r, s) in enumerate(heads):
+                if s >= 0 and r in place:
+                    by_suit.setdefault(s, []).append((place[r], j))
+            for s, members in by_suit.items():
+                members.sort()
+                for i, (p0, j0) in enumerate(members):
+                    ahead = [((p - p0) % size, j) for p, j in members[i + 1:] + (members[:i] if wrap else [])]
+                    stack: list[tuple[int, int, int, tuple[int, ...]]] = [(1 << _F * j0, 0, 1, (heads[j0][0],))]
+                    while stack:  # (multiset, last place past p0, naturals, their ranks)
+                        packed, last, n, sub_r = stack.pop()
+                        if n >= least:
+                            parts[packed] = (sub_r, (s,) * n)
+                        for off, j in ahead:
+                            if off - n > n_wild:  # places without a natural from p0 to off
+                                break
+                            if off > last:
+                                stack.append((packed + (1 << _F * j), off, n + 1, (*sub_r, heads[j][0])))
     out: Cands = {}
     known = _wilds_known.setdefault((n_wild, kinds, min_size, min_natural, rule), {})
     if len(known) > _WILDS_KNOWN_LIMIT:
         known.clear()
-    stack: list[tuple[int, int, tuple[int, ...], tuple[int, ...], bool, bool]] = [
-        (0, -1, (), (), bool(kinds & SET), bool(kinds & RUN))]  # (multiset, last class, its ranks, suits, set ok, run ok)
-    while stack:
-        packed, last, sub_r, sub_s, set_ok, run_ok = stack.pop()
+    for packed, (sub_r, sub_s) in parts.items():
         ks = known.get((sub_r, sub_s))
         if ks is None:
             ks = known[(sub_r, sub_s)] = tuple(
@@ -259,14 +320,6 @@ def _candidates(ranks: tuple[int, ...], suits: tuple[int, ...], classes: list[li
                            distinct_suits=distinct))
         if ks:
             out[packed] = ks
-        for j in range(last + 1, len(classes)):
-            r, s = ranks[classes[j][0]], suits[classes[j][0]]
-            s_ok = set_ok and r >= 0 and r not in unmeldable and (not sub_r or r == sub_r[0])
-            r_ok = run_ok and r >= 0 and s >= 0 and r not in sub_r and (not sub_s or s == sub_s[0])
-            for a in range(1, len(classes[j]) + 1):
-                sa = s_ok and (a == 1 or not distinct)  # identical cards: one per set when distinct
-                if sa or (r_ok and a == 1):
-                    stack.append((packed + (a << _F * j), j, sub_r + (r,) * a, sub_s + (s,) * a, sa, r_ok and a == 1))
     return out
 
 
@@ -288,6 +341,15 @@ def _hand_cands(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool
     return cands
 
 
+def _by_low(cands: Cands, n_classes: int) -> tuple[int, dict[int, list[tuple[int, tuple[int, ...]]]]]:
+    """The guard bits of a packed multiset of ``n_classes`` classes, and the natural parts by their lowest class."""
+    by_low: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+    for packed, ks in cands.items():
+        if packed:
+            by_low.setdefault(((packed & -packed).bit_length() - 1) // _F, []).append((packed, ks))
+    return sum(1 << (_F * j + _F - 1) for j in range(n_classes)), by_low
+
+
 def _solver(cands: Cands, n_classes: int, base: list[int], drop: list[int] | None, step: int) -> Callable[[int, int], int]:
     """f(state, w): the least cost of the naturals in the packed multiset ``state`` and ``w`` wilds.
 
@@ -295,17 +357,15 @@ def _solver(cands: Cands, n_classes: int, base: list[int], drop: list[int] | Non
     of wilds only; a natural of class ``j`` may be left out at ``drop[j]`` (never,
     if ``drop`` is None). Memoised; the naturals are taken lowest class first.
     """
-    guard = sum(1 << (_F * j + _F - 1) for j in range(n_classes))
-    by_low: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
-    for packed, ks in cands.items():
-        if packed:
-            by_low.setdefault(((packed & -packed).bit_length() - 1) // _F, []).append((packed, ks))
+    guard, by_low = _by_low(cands, n_classes)
     pure = cands.get(0, ())
-    memo: dict[tuple[int, int], int] = {}
+    memo: dict[int, int] = {}  # state << 5 | w (w <= MAX_CARDS < 32) -> f(state, w)
 
     def f(state: int, w: int) -> int:
-        if (state, w) in memo:
-            return memo[(state, w)]
+        key = state << 5 | w
+        best = memo.get(key)
+        if best is not None:
+            return best
         if state == 0:
             best = base[w]
             for s in pure:
@@ -316,13 +376,44 @@ def _solver(cands: Cands, n_classes: int, base: list[int], drop: list[int] | Non
             best = _NEVER if drop is None else drop[j] + f(state - (1 << _F * j), w)
             for packed, ks in by_low.get(j, ()):
                 if ((state | guard) - packed) & guard == guard:  # no count goes below zero
-                    for k in ks:
-                        if k <= w:
-                            best = min(best, step + f(state - packed, w - k))
-        memo[(state, w)] = best
+                    rest = state - packed
+                    for k in ks:  # ascending
+                        if k > w:
+                            break
+                        cost = step + f(rest, w - k)
+                        if cost < best:
+                            best = cost
+        memo[key] = best
         return best
 
     return f
+
+
+def _layable(cands: Cands, n_classes: int) -> Callable[[int, int], bool]:
+    """h(state, w): whether the naturals in ``state`` and ``w`` wilds can all be laid in melds, any number of them.
+
+    The same search as ``_solver(cands, n_classes, [0] + [_NEVER] * W, None, 1)(state, w) < _NEVER``, but
+    a state stops at the first way found instead of counting the melds of every way.
+    """
+    guard, by_low = _by_low(cands, n_classes)
+    pure = cands.get(0, ())
+    memo: dict[int, bool] = {}
+
+    def h(state: int, w: int) -> bool:
+        key = state << 5 | w
+        ok = memo.get(key)
+        if ok is not None:
+            return ok
+        if state == 0:
+            ok = w == 0 or any(s <= w and h(0, w - s) for s in pure)
+        else:
+            j = ((state & -state).bit_length() - 1) // _F
+            ok = any(h(state - packed, w - k) for packed, ks in by_low.get(j, ())
+                     if ((state | guard) - packed) & guard == guard for k in ks if k <= w)
+        memo[key] = ok
+        return ok
+
+    return h
 
 
 def min_deadwood(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], values: tuple[int, ...],
@@ -453,13 +544,114 @@ def can_go_out(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool,
     >>> can_go_out((8, 8, 8, 4, 4), (S, H, D, H, D), (False,) * 3 + (True, True), SET | RUN, 3, 1)
     True
     """
-    classes = _classes(ranks, suits, wild, (0,) * len(ranks))
+    classes = _fewest_partners_first(_classes(ranks, suits, wild, (0,) * len(ranks)), ranks, suits)
     rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)
     n_wild = sum(wild)
-    g = _solver(_hand_cands(ranks, suits, wild, classes, kinds, min_size, min_natural, rule, wild_sets), len(classes),
-                [0] + [_NEVER] * n_wild, None, 1)
-    budget = len(ranks) if max_melds < 0 else min(max_melds, len(ranks))  # no partition needs more melds
-    return g(sum(len(c) << _F * j for j, c in enumerate(classes)), n_wild) <= budget
+    cands = _hand_cands(ranks, suits, wild, classes, kinds, min_size, min_natural, rule, wild_sets)
+    state = sum(len(c) << _F * j for j, c in enumerate(classes))
+    if max_melds < 0 or max_melds >= len(ranks):  # no partition needs more melds than cards
+        return _layable(cands, len(classes))(state, n_wild)
+    return _solver(cands, len(classes), [0] + [_NEVER] * n_wild, None, 1)(state, n_wild) <= max_melds
+
+
+def _run_shares(mask: int, n_wild: int, min_size: int, min_natural: int,
+                lines: tuple[tuple[int, ...], ...], wrap: bool, n_ranks: int) -> tuple[int, ...]:
+    """Per rank: the least share of wilds per natural (times :data:`_SHARE`) of a run holding that rank's natural.
+
+    ``mask`` holds one suit's natural ranks. A run fills a stretch of ``L`` places
+    of a line (round the corner with ``wrap``); with ``n`` of them held as
+    naturals it needs ``L - n`` wilds (at most ``n_wild``), so its naturals'
+    share is ``(L - n) / n``: every run the hand could lay with that suit is such a
+    stretch, or one with fewer naturals and a larger share. :data:`_NO_MELD` where no run fits.
+    """
+    best = [_NO_MELD] * n_ranks
+    fewest = max(min_natural, 1)
+    for line in lines:
+        size = len(line)
+        bits = [mask >> r & 1 for r in line]
+        for start in range(size if wrap else size - min_size + 1):
+            n = 0
+            for length in range(1, (size if wrap else size - start) + 1):
+                n += bits[(start + length - 1) % size]
+                if length - n > n_wild:
+                    break
+                if length >= min_size and n >= fewest:
+                    share = (length - n) * _SHARE // n
+                    for j in range(start, start + length):
+                        r = line[j % size]
+                        if bits[j % size] and share < best[r]:
+                            best[r] = share
+    return tuple(best)
+
+
+def out_screen(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,
+               min_natural: int, *, max_wild: int = -1, per_natural: int = 1, unmeldable_ranks: tuple[int, ...] = (),
+               n_ranks: int = 13, ace_rank: int = -1, ace_low: bool = False, ace_high: bool = False,
+               wrap: bool = False, distinct_suits: bool = False, wild_sets: bool = False) -> tuple[int, ...]:
+    """The indices ``i`` that may be discards (a cheap bound): for every other ``i``, the hand without card ``i``
+    cannot all be laid in melds, whatever ``max_melds``.
+
+    Sound because going out lays every wild card: each meld ``M`` holds ``n`` naturals and ``k`` wilds, so
+    the wilds in hand are ``sum(k)``, and splitting each meld's ``k`` evenly over its naturals, that is the
+    sum over the naturals of ``k / n``. Each natural's share is at least the least ``k / n`` of any meld
+    the whole hand could hold it in: a set of its rank with every natural of that rank (``max(0, min_size
+    - n) / n``), or a stretch of run places with every natural of its suit there (:func:`_run_shares`);
+    no such meld, no share small enough (a card no meld holds). Fewer cards only raise the least shares,
+    so if the shares of the other naturals sum to more than the wilds left, that hand cannot go out.
+    Wild ratios, unmeldable ranks (kept), distinct suits and meld budgets are left out: they only make
+    laying harder. A meld of wilds alone (``wild_sets``) holds no natural and only uses up wilds.
+
+    pre: len(ranks) == len(suits) == len(wild) <= MAX_CARDS
+    pre: min_size >= 1 and per_natural >= 1 and n_ranks >= 1 and -1 <= ace_rank < n_ranks
+    pre: all(-1 <= r < n_ranks for r in ranks)
+    post: all(i in __return__ or not can_go_out(ranks[:i] + ranks[i + 1:], suits[:i] + suits[i + 1:], wild[:i] + wild[i + 1:], kinds, min_size, min_natural, max_wild=max_wild, per_natural=per_natural, unmeldable_ranks=unmeldable_ranks, n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low, ace_high=ace_high, wrap=wrap, distinct_suits=distinct_suits, wild_sets=wild_sets) for i in range(len(ranks)))
+
+    >>> S, H, D = 3, 2, 1  # 9S 9H 9D 7S 2H: two cards no meld can hold, so no discard goes out
+    >>> out_screen((8, 8, 8, 6, 1), (S, H, D, S, H), (False,) * 5, SET | RUN, 3, 1)
+    ()
+    >>> out_screen((8, 8, 6, 1, 4), (S, H, S, H, D), (False,) * 4 + (True,), SET | RUN, 3, 1)  # 9S 9H 7S 2H, wild 5D
+    ()
+    >>> out_screen((8, 8, 6, 4), (S, H, S, D), (False,) * 3 + (True,), SET | RUN, 3, 1)  # 9S 9H 7S, wild 5D
+    (0, 1, 2)
+    >>> out_discards((8, 8, 6, 4), (S, H, S, D), (False,) * 3 + (True,), SET | RUN, 3, 1)  # a bound: 9H 7S and a wild meld nothing
+    (1, 2)
+    """
+    return _screen(tuple(zip(ranks, suits, wild, strict=True)), kinds, min_size, min_natural, unmeldable_ranks,
+                   (n_ranks, ace_rank, ace_low, ace_high, wrap))
+
+
+def _screen(cards: Sequence[tuple[int, int, bool]], kinds: int, min_size: int, min_natural: int,
+            unmeldable_ranks: tuple[int, ...], lines: tuple[int, int, bool, bool, bool]) -> tuple[int, ...]:
+    """:func:`out_screen` of the cards given as (rank, suit, wild); ``lines`` are the arguments of :func:`run_lines`."""
+    n_wild = 0
+    count: dict[int, int] = {}
+    have: dict[int, int] = {}  # suit -> its naturals' ranks, as a bit mask
+    for r, s, w in cards:
+        if w:
+            n_wild += 1
+            continue
+        count[r] = count.get(r, 0) + 1
+        if r >= 0 <= s:
+            have[s] = have.get(s, 0) | 1 << r
+    sets = {r: max(0, min_size - c) * _SHARE // c for r, c in count.items()
+            if r >= 0 and c >= min_natural and c + n_wild >= min_size and r not in unmeldable_ranks} \
+        if kinds & SET else {}
+    runs: dict[int, tuple[int, ...]] = {}
+    if kinds & RUN:
+        tables = _share_tables.setdefault((n_wild, min_size, min_natural, *lines), {})
+        if len(tables) > _SHARE_TABLES_LIMIT:
+            tables.clear()
+        for s, mask in have.items():
+            runs[s] = tables.get(mask) or tables.setdefault(mask, _run_shares(
+                mask, n_wild, min_size, min_natural, run_lines(*lines), lines[4], lines[0]))
+    no, set_share, run_shares = _NO_MELD, sets.get, runs.get
+    none = (no,) * lines[0]
+    shares = [0 if w else min(set_share(r, no), run_shares(s, none)[r]) if r >= 0 else no for r, s, w in cards]
+    least = sum(shares) - n_wild * _SHARE  # card i may go when its share is at least this (+ one wild's, if wild)
+    if max(shares, default=0) < least:
+        return ()
+    return tuple(i for i, (share, (_, _, w)) in enumerate(zip(shares, cards, strict=True))
+                 if share >= least + w * _SHARE)
 
 
 def out_discards(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,
@@ -471,8 +663,8 @@ def out_discards(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[boo
     What :func:`can_go_out` answers for the hand without each card in turn, from one search: the melds of
     a hand without a card are those of the whole hand that do not use it, so one memoised solver over the
     whole hand's melds is asked about each smaller hand (a natural card of class ``j`` is one fewer of
-    that class; a wild card, one fewer wild). (Without ``wild_sets``: a meld of wild cards alone depends on
-    which wild cards are left.)
+    that class; a wild card, one fewer wild), and only about the cards :func:`out_screen` leaves. (Without
+    ``wild_sets``: a meld of wild cards alone depends on which wild cards are left.)
 
     pre: 1 <= len(ranks) == len(suits) == len(wild) <= MAX_CARDS
     pre: min_size >= 1 and per_natural >= 1 and n_ranks >= 1 and -1 <= ace_rank < n_ranks
@@ -483,19 +675,22 @@ def out_discards(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[boo
     >>> out_discards((8, 8, 8, 6), (S, H, D, S), (False,) * 4, SET | RUN, 3, 1)
     (3,)
     """
-    classes = _classes(ranks, suits, wild, (0,) * len(ranks))
+    maybe = out_screen(ranks, suits, wild, kinds, min_size, min_natural, max_wild=max_wild, per_natural=per_natural,
+                       unmeldable_ranks=unmeldable_ranks, n_ranks=n_ranks, ace_rank=ace_rank, ace_low=ace_low,
+                       ace_high=ace_high, wrap=wrap, distinct_suits=distinct_suits)
+    if not maybe:
+        return ()
+    classes = _fewest_partners_first(_classes(ranks, suits, wild, (0,) * len(ranks)), ranks, suits)
     rule = (max_wild, per_natural, unmeldable_ranks, n_ranks, ace_rank, ace_low, ace_high, wrap, distinct_suits)
     n_wild = sum(wild)
-    g = _solver(_hand_cands(ranks, suits, wild, classes, kinds, min_size, min_natural, rule, False), len(classes),
-                [0] + [_NEVER] * n_wild, None, 1)
-    full = sum(len(c) << _F * j for j, c in enumerate(classes))
+    cands = _hand_cands(ranks, suits, wild, classes, kinds, min_size, min_natural, rule, False)
     n = len(ranks) - 1
-    budget = n if max_melds < 0 else min(max_melds, n)  # no partition needs more melds
+    if max_melds < 0 or max_melds >= n:  # no partition needs more melds than cards
+        ok: Callable[[int, int], bool] = _layable(cands, len(classes))
+    else:
+        g = _solver(cands, len(classes), [0] + [_NEVER] * n_wild, None, 1)
+        ok = lambda state, w: g(state, w) <= max_melds  # noqa: E731
+    full = sum(len(c) << _F * j for j, c in enumerate(classes))
     class_of = {i: j for j, c in enumerate(classes) for i in c}
-    out = []
-    for i in range(len(ranks)):
-        state, w = (full, n_wild - 1) if wild[i] else (full - (1 << _F * class_of[i]), n_wild)
-        if g(state, w) <= budget:
-            out.append(i)
-    return tuple(out)
+    return tuple(i for i in maybe if ok(*((full, n_wild - 1) if wild[i] else (full - (1 << _F * class_of[i]), n_wild))))
 

@@ -101,7 +101,7 @@ class MeldRules:
     when_able: str = "optional"
     """``optional``: a player who can go out may still discard; ``compulsory``: must go out."""
     _memo: dict[tuple[str, CardMask, int, Any], Any] = field(default_factory=dict, repr=False)
-    _window_masks: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
+    _faces: dict[int, tuple[tuple[int, int, bool], ...]] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def build(d: Mapping[str, Any], key: str, file: str) -> MeldRules:
@@ -182,9 +182,20 @@ class MeldRules:
         assert self.deck is not None
         d = self.deck
         cards = tuple(d.cards_of(hand))
-        w = self.wild_by_round[ridx]
-        return (cards, tuple(d.rank_of[c] for c in cards), tuple(d.suit_of[c] for c in cards),
-                tuple(w >= 0 and d.rank_of[c] == w for c in cards))
+        if not cards:
+            return (), (), (), ()
+        ranks, suits, wild = zip(*map(self._faces_of(ridx).__getitem__, cards), strict=True)
+        return cards, ranks, suits, wild
+
+    def _faces_of(self, ridx: int) -> tuple[tuple[int, int, bool], ...]:
+        """Per card of the deck: its rank, its suit, and whether it is wild in round row ``ridx``."""
+        faces = self._faces.get(ridx)
+        if faces is None:
+            assert self.deck is not None
+            d = self.deck
+            faces = self._faces[ridx] = tuple((d.rank_of[c], d.suit_of[c], self.is_wild(c, ridx))
+                                              for c in range(d.size))
+        return faces
 
     def _memoised(self, what: str, hand: CardMask, ridx: int, fn: Any, extra: Any = 0) -> Any:
         k = (what, hand, ridx, extra)
@@ -280,90 +291,37 @@ class MeldRules:
     def out_discards(self, hand: CardMask, candidates: CardMask, ridx: int) -> list[Card]:
         """The cards ``c`` of ``candidates`` such that ``hand`` without ``c`` can all be laid in melds.
 
-        A cheap screen first: if ``hand - c`` can all be laid, leaving out only ``c``
-        is one layout of ``hand``, so the least deadwood of ``hand`` (any number of
-        melds) is at most ``c``'s value; one search over ``hand`` rules out most
-        candidates (usually all of them) before each survivor is searched exactly.
+        Cheap screens first, each ruling out only candidates that cannot go out:
+        :func:`melds.out_screen` (the wilds the other naturals need; usually no
+        candidate survives), then, with ``wild_sets``, the least deadwood (if
+        ``hand - c`` can all be laid, leaving out only ``c`` is one layout of
+        ``hand``, so the least deadwood of ``hand`` is at most ``c``'s value).
+        Each survivor is then searched exactly; without ``wild_sets``, several
+        survivors share one search (:func:`melds.out_discards`).
         """
         def least() -> int:
             cards, ranks, suits, wild = self._cards(hand, ridx)
             return melds.min_deadwood(ranks, suits, wild, tuple(self.value_of[c] for c in cards), self.kinds,
                                       self.min_size, self.min_natural, **self.rule)
+
         def survivors() -> list[Card]:
-            stranded = self._stranded(hand, ridx)
-            if stranded == -2:  # two cards no meld can hold: no discard leaves a laid-out hand
-                return []
-            if stranded >= 0:  # one card no meld can hold: it is the only discard that may
-                return [stranded] if candidates >> stranded & 1 and self.can_lay(hand & ~(1 << stranded), ridx) \
-                    else []
-            if not self.wild_sets:  # one search answers for every discard
+            held = tuple(Deck.cards_of(hand))
+            r = self.rule
+            maybe = melds._screen(list(map(self._faces_of(ridx).__getitem__, held)), self.kinds, self.min_size,
+                                  self.min_natural, (), (r["n_ranks"], r["ace_rank"], r["ace_low"], r["ace_high"],
+                                                         r["wrap"]))
+            picks = [held[i] for i in maybe if candidates >> held[i] & 1]
+            if len(picks) > 1 and not self.wild_sets:  # one search answers for every discard
                 cards, ranks, suits, wild = self._cards(hand, ridx)
                 rule = {k: v for k, v in self.rule.items() if k != "wild_sets"}
                 ok = {cards[i] for i in melds.out_discards(ranks, suits, wild, self.kinds, self.min_size,
                                                            self.min_natural, max_melds=self.max_melds, **rule)}
-                return [c for c in Deck.cards_of(candidates) if c in ok]
-            dw = int(self._memoised("least", hand, ridx, least))
-            return [c for c in Deck.cards_of(candidates)
-                    if self.value_of[c] >= dw and self.can_lay(hand & ~(1 << c), ridx)]
+                return [c for c in picks if c in ok]
+            if len(picks) > 1:
+                dw = int(self._memoised("least", hand, ridx, least))
+                picks = [c for c in picks if self.value_of[c] >= dw]
+            return [c for c in picks if self.can_lay(hand & ~(1 << c), ridx)]
         return list(self._memoised("out", hand, ridx, survivors, candidates))
-
-    def _stranded(self, hand: CardMask, ridx: int) -> int:
-        """Which natural cards of ``hand`` no meld could hold, whatever else is laid (a cheap bound): -1 for
-        none, the card when there is one, -2 for two or more.
-
-        A natural card fits a set when its rank's other naturals plus every wild
-        reach the minimum size, and a run when some window of run ranks around it
-        (:func:`melds.run_lines`) holds enough naturals of its suit that the wilds
-        can fill the rest. Wild ratios, unmeldable ranks and sharing wilds between
-        melds only make melding harder, so a card counted here is in no meld: if two
-        are, no single discard can leave a hand that lays out completely.
-        """
-        _cards, ranks, suits, wild = self._cards(hand, ridx)
-        wilds = sum(wild)
-        k = self.min_size
-        windows = self._windows()
-        count: dict[int, int] = {}
-        have: dict[int, int] = {}  # suit -> its naturals' ranks, as a bit mask
-        for r, s, w in zip(ranks, suits, wild, strict=True):
-            if not w:
-                count[r] = count.get(r, 0) + 1
-                if r >= 0:
-                    have[s] = have.get(s, 0) | 1 << r
-        sets = bool(self.kinds & melds.SET)
-        stranded = -1
-        for c, r, s, w in zip(_cards, ranks, suits, wild, strict=True):
-            if w or (sets and r >= 0 and count[r] + wilds >= k):
-                continue
-            mine = have.get(s, 0)
-            if r >= 0 and any((win & mine).bit_count() + wilds >= k for win in windows[r]):
-                continue
-            if stranded >= 0:
-                return -2
-            stranded = c
-        return stranded
-
-    def _windows(self) -> tuple[tuple[int, ...], ...]:
-        """For each rank, the windows of ``min_size`` consecutive run places that hold it (rank bit masks)."""
-        if self._window_masks is None:
-            k = self.min_size
-            n_ranks = self.rule["n_ranks"]
-            out: list[list[int]] = [[] for _ in range(n_ranks)]
-            lines = melds.run_lines(n_ranks, self.rule["ace_rank"], self.rule["ace_low"], self.rule["ace_high"],
-                                    self.rule["wrap"]) if self.kinds & melds.RUN else ()
-            for line in lines:
-                n = len(line)
-                if k > n:
-                    continue
-                for start in range(-n, n):
-                    if not self.rule["wrap"] and (start < 0 or start + k > n):
-                        continue
-                    window = [line[(start + j) % n] for j in range(k)]
-                    mask = sum(1 << x for x in window)
-                    for x in window:
-                        if mask not in out[x]:
-                            out[x].append(mask)
-            self._window_masks = tuple(tuple(ws) for ws in out)
-        return self._window_masks
 
     def partition(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], ...]:
         """The melds laid when going out with ``hand`` (deterministic; see :func:`melds.meld_partition`)."""
