@@ -31,15 +31,14 @@ ROOT = Path(__file__).resolve().parent
 LAYOUT = {"cardspec": "cardspec", "cardspec/engine": "engine", "cardspec/verification": "verification",
           "cardspec/spec": "spec"}
 
-# The play path: every module a match runs through. Left out: ``errors`` (exception classes stay plain
-# Python classes, which pickle between worker processes and may subclass any builtin exception),
-# records and audits (their dataclasses name types imported only for type checking, which a
-# compiled module cannot hold), the invariant checks (they keep games in a weak-key cache), and the
-# package ``__init__`` files.
+# The play path: every module a match or a replay runs through. Left out: ``errors`` (exception classes
+# stay plain Python classes, which pickle between worker processes and may subclass any builtin
+# exception), spec loading and citations (run once per spec), the invariant checks (test support), and
+# the package ``__init__`` files.
 COMPILED = (
-    "actions", "bots", "bulk", "cards", "chance", "contract", "game", "handvalue", "kernels",
-    "match", "melds", "options", "ranking", "schedule", "scoring", "seats", "state", "tables", "unseen",
-    "zones",
+    "actions", "audit", "bots", "bulk", "cards", "chance", "contract", "game", "handvalue", "kernels",
+    "match", "melds", "options", "ranking", "record", "schedule", "scoring", "seats", "state", "tables",
+    "unseen", "zones",
     "components/auction", "components/base", "components/book_melding", "components/climbing_tricks",
     "components/deal", "components/declarations", "components/declared", "components/draw_discard",
     "components/drop_out", "components/melding", "components/pile_deal", "components/pile_trade",

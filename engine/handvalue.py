@@ -60,7 +60,7 @@ class HandValue:
             raise SpecError(f"hand_value.values names ranks {bad} not in the deck", file,
                             key="hand_value.values")
 
-        def units(x: int | float, key: str) -> int:  # (int | float: an int is shown as given)
+        def units(x: int | float, key: str) -> int:  # not plain float: compiled, an int would show as 1.0
             u = x * SCALE
             if u != int(u):
                 raise SpecError(f"value {x} is not a multiple of 0.5", file, key=key)

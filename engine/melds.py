@@ -616,12 +616,12 @@ def out_screen(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool,
     >>> out_discards((8, 8, 6, 4), (S, H, S, D), (False,) * 3 + (True,), SET | RUN, 3, 1)  # a bound: 9H 7S and a wild meld nothing
     (1, 2)
     """
-    return _screen(tuple(zip(ranks, suits, wild, strict=True)), kinds, min_size, min_natural, unmeldable_ranks,
-                   (n_ranks, ace_rank, ace_low, ace_high, wrap))
+    return screen_faces(tuple(zip(ranks, suits, wild, strict=True)), kinds, min_size, min_natural,
+                        unmeldable_ranks, (n_ranks, ace_rank, ace_low, ace_high, wrap))
 
 
-def _screen(cards: Sequence[tuple[int, int, bool]], kinds: int, min_size: int, min_natural: int,
-            unmeldable_ranks: tuple[int, ...], lines: tuple[int, int, bool, bool, bool]) -> tuple[int, ...]:
+def screen_faces(cards: Sequence[tuple[int, int, bool]], kinds: int, min_size: int, min_natural: int,
+                 unmeldable_ranks: tuple[int, ...], lines: tuple[int, int, bool, bool, bool]) -> tuple[int, ...]:
     """:func:`out_screen` of the cards given as (rank, suit, wild); ``lines`` are the arguments of :func:`run_lines`."""
     n_wild = 0
     count: dict[int, int] = {}

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import fastjsonschema
 import jsonschema
@@ -37,12 +37,10 @@ from .errors import (
     Source,
     SpecError,
 )
+from .game import Game  # imported for real: Replay's field types must exist at run time in the compiled build
 from .loader import MAX_SCHEMA_ERRORS, error_order, record_schema, short_repr, unexpected_key
+from .state import State
 from .unseen import UNSEEN, Unseen
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .state import State
 
 FORMAT = "cardspec-record/1"
 MAX_RECORD_BYTES = 1_000_000  # real records are about 15 KB; a hostile line of tiny containers
@@ -322,7 +320,6 @@ def _game_for(rec: Mapping[str, Any]) -> Game:
 def _game(spec_file: str, options: str) -> Game:
     """The game of a spec and options, built once per process (a Game is frozen; building one with
     non-default options validates the resolved rules against the schema, which costs milliseconds)."""
-    from .game import Game
     from .spec import _load_path
 
     return Game(_load_path(spec_file), json.loads(options))

@@ -113,6 +113,7 @@ def test_a_card_spelt_otherwise_is_read_by_the_slow_path() -> None:
     assert audit("t: ", rec).verdict == "accepted"
 
 
+@pytest.mark.pure_only  # it watches Unseen by patching its methods
 def test_the_kept_places_of_unseen_cards_agree_with_locate(monkeypatch: pytest.MonkeyPatch) -> None:
     checked = 0
 
@@ -172,6 +173,7 @@ def test_the_matching_is_the_one_it_always_was() -> None:
     assert 300 < found < 2700
 
 
+@pytest.mark.pure_only  # it turns the gate off by patching a function the compiled record module binds
 def test_without_the_quick_gate_the_verdicts_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where jsonschema-rs is not installed the gate passes nothing, and fastjsonschema and jsonschema decide
     alone: the same verdicts on good records and on mutated ones."""

@@ -307,9 +307,9 @@ class MeldRules:
         def survivors() -> list[Card]:
             held = tuple(Deck.cards_of(hand))
             r = self.rule
-            maybe = melds._screen(list(map(self._faces_of(ridx).__getitem__, held)), self.kinds, self.min_size,
-                                  self.min_natural, (), (r["n_ranks"], r["ace_rank"], r["ace_low"], r["ace_high"],
-                                                         r["wrap"]))
+            faces = list(map(self._faces_of(ridx).__getitem__, held))
+            maybe = melds.screen_faces(faces, self.kinds, self.min_size, self.min_natural, (),  # (): a looser bound
+                                       (r["n_ranks"], r["ace_rank"], r["ace_low"], r["ace_high"], r["wrap"]))
             picks = [held[i] for i in maybe if candidates >> held[i] & 1]
             if len(picks) > 1 and not self.wild_sets:  # one search answers for every discard
                 cards, ranks, suits, wild = self._cards(hand, ridx)
