@@ -39,3 +39,11 @@ def test_every_option_set_gives_the_pure_builds_records() -> None:
     assert isinstance(theirs, dict) and len(theirs) == len(mine) > 250
     differ = sorted(k for k in mine if mine[k] != theirs.get(k))
     assert not differ, f"{len(differ)} records differ from the pure build's, first {differ[:5]}"
+
+
+def test_a_bad_compile_flag_is_refused_before_anything_is_built() -> None:
+    env = {**os.environ, "CARDSPEC_COMPILE": "yes"}
+    out = subprocess.run([sys.executable, "setup.py", "build_ext"], env=env, cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode != 0
+    assert "CARDSPEC_COMPILE='yes': set it to 1 to compile the engine, or leave it unset" in out.stderr
