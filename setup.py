@@ -1,10 +1,10 @@
 """The build's one hook: an opt-in compiled engine (``CARDSPEC_COMPILE=1``), built with mypyc.
 
 ``pip install .`` installs pure Python: the reference interpreter, which runs anywhere. With
-``CARDSPEC_COMPILE=1`` in the environment, the engine's play path (:data:`COMPILED`) is compiled
-to C extension modules with mypyc, from the same typed source: the same rules and the same
-records (``tests/test_compiled.py`` plays every option set of every system through both builds
-and compares the records byte for byte), at about 2.5 times the speed per action. It needs a C
+``CARDSPEC_COMPILE=1`` in the environment, the engine's play and replay path (:data:`COMPILED`) is
+compiled to C extension modules with mypyc, from the same typed source: the same rules and the same
+records (``tests/test_compiled.py`` plays every option set of every system through both builds and
+compares the records' digests), at about 2.5 times the speed per action in Euchre. It needs a C
 compiler and mypy at build time::
 
     pip install 'mypy>=1.10' 'setuptools>=77' wheel
@@ -33,8 +33,8 @@ LAYOUT = {"cardspec": "cardspec", "cardspec/engine": "engine", "cardspec/verific
 
 # The play path: every module a match or a replay runs through. Left out: ``errors`` (exception classes
 # stay plain Python classes, which pickle between worker processes and may subclass any builtin
-# exception), spec loading and citations (run once per spec), the invariant checks (test support), and
-# the package ``__init__`` files.
+# exception), spec loading and citations (run once per spec), the invariant checks that ``cardspec check``
+# wraps around a match, and the package ``__init__`` files.
 COMPILED = (
     "actions", "audit", "bots", "bulk", "cards", "chance", "contract", "game", "handvalue", "kernels",
     "match", "melds", "options", "ranking", "record", "schedule", "scoring", "seats", "state", "tables",
