@@ -70,6 +70,8 @@ class Deck:
     names: tuple[str, ...] = field(init=False, repr=False)
     face: tuple[str, ...] = field(init=False, repr=False)
     by_name: dict[str, Card] = field(init=False, repr=False)
+    bit_by_name: dict[str, CardMask] = field(init=False, repr=False)
+    """Each card's own name with its bit in a hand mask (``1 << card``): a deal written by name is summed at C speed."""
     later_copies: tuple[CardMask, ...] = field(init=False, repr=False)
     has_copies: bool = field(init=False, repr=False)
     """Whether some face occurs more than once (two-deck games, several jokers)."""
@@ -99,6 +101,7 @@ class Deck:
         object.__setattr__(self, "face", tuple(face))
         object.__setattr__(self, "names", tuple(names))
         object.__setattr__(self, "by_name", {n: c for c, n in enumerate(names)})
+        object.__setattr__(self, "bit_by_name", {n: 1 << c for c, n in enumerate(names)})
         object.__setattr__(self, "has_copies", any(many.values()))
         # later_copies[j - 1]: the cards c whose card c - j is an earlier copy of the same face
         most = max(self.copies, self.jokers, 1)

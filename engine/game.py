@@ -152,6 +152,8 @@ class Game:
         """Each seat's side for every hand, when sides are fixed for the match (else None: formed per hand)."""
         self.rings: tuple[tuple[int, ...], ...] = tuple(self.seating.ring(d) for d in range(n))
         """The clockwise ring of a hand for each dealer (:meth:`Seating.ring`)."""
+        self.controllers: tuple[int, ...] = tuple(range(n)) + (-1,) * len(self.seating.dummies)
+        """Who acts for each seat as a hand starts: a player for itself; a dummy seat, nobody yet (-1)."""
         self.scoring = Scoring.build(rules["scoring"], self, f)
         self.match = MatchRules.build(rules["match"], self, f)
         b = rules["bounds"]

@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import fastjsonschema
 import jsonschema
 
-from .cards import Card, CardMask
+from .cards import Card, CardMask, Deck
 from .errors import (
     ActionError,
     CardspecError,
@@ -51,7 +51,6 @@ _BOM = b"\xef\xbb\xbf"
 RESULT_FIELDS = ("hand", "dealer", "trump", "maker", "thrown_in", "trick_winners", "scores", "totals", "ended_by",
                  "contract", "went_out", "melds", "hands_shown")
 _UNSEEN_CARD = " " + UNSEEN  # how an action with an unseen card ends: "discard ?"
-_BIT = (1).__lshift__  # card -> its bit, for map()
 
 
 def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
@@ -67,71 +66,28 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
     if d.get("dealer", st.dealer) != st.dealer:
         raise RecordError(f"dealer {d.get('dealer')} but the rotation gives {st.dealer}",
                           path=f"{where}.dealer")
-    by_name = deck.by_name  # every card has its own name (copies are numbered: 9H#2)
-    used = 0  # the cards taken so far, as a mask
-    blanks: list[tuple[str, int, int]] = []  # (pile name or "", seat or index, position)
-
-    def take(name: Any, at: str, i: int) -> Card:
-        """The card ``name`` at position ``i`` of the list at path ``at`` (the path is spelt out only for an error:
-        most deals have none, and this runs for every card)."""
-        nonlocal used
-        c = by_name.get(name) if type(name) is str else None
-        if c is None:
-            if not isinstance(name, str):
-                raise RecordError(f"card {name!r} is not a card name", path=f"{at}.{i}")
-            try:  # 'T' for 10, either case, spaces around
-                c = deck.parse(name)
-            except (CardspecError, KeyError):
-                raise RecordError(f"'{name}' is not a card of this deck", path=f"{at}.{i}") from None
-        if used >> c & 1:
-            raise RecordError(f"'{name}' appears more often than the deck holds it", path=f"{at}.{i}")
-        used |= 1 << c
-        return c
-
-    def read(lst: list[Any], at: str, pile: str, seat: int) -> tuple[list[Card], CardMask]:
-        """The cards of a hand or pile as listed (-1 for each unseen one, noted in ``blanks``), and their mask."""
-        nonlocal used
-        try:
-            found: list[Card | None] = list(map(by_name.get, lst))
-        except TypeError:  # an unhashable entry: take() names it
-            found = [None]
-        if None not in found:  # each a card by its own name, the common case: checked at C speed
-            cards = cast("list[Card]", found)
-            m = sum(map(_BIT, cards))
-            if not m & used and m.bit_count() == len(cards):  # none taken before, none twice (a carry)
-                used |= m
-                return cards, m
-        out, m = [], 0
-        for i, name in enumerate(lst):
-            if name == UNSEEN:
-                blanks.append((pile, seat, i))
-                out.append(-1)
-            else:
-                c = take(name, at, i)
-                out.append(c)
-                m |= 1 << c
-        return out, m
-
     hands_in = d.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != g.num_seats:
         raise RecordError(f"hands must list {g.num_seats} hands, one per seat", path=f"{where}.hands")
+    reader = _DealReader(deck, where)
     hands = [0] * g.num_seats
     rules = g.deal_for(st.hand_no)
     for s, h in enumerate(hands_in):
         want = rules.hand_size if s in seats else 0
         if not isinstance(h, list) or len(h) != want:
             raise RecordError(f"seat {s} must hold {want} cards", path=f"{where}.hands.{s}")
-        hands[s] = read(h, f"{where}.hands.{s}", "", s)[1]
+        hands[s] = reader.mask(h, s)
     sizes = rules.pile_sizes(deck.size, len(seats))
     piles_in = d.get("piles", {})
-    if not isinstance(piles_in, dict) or set(piles_in) != set(sizes):
+    if not isinstance(piles_in, dict) or piles_in.keys() != sizes.keys():
         raise RecordError(f"piles must give exactly {sorted(sizes)}", path=f"{where}.piles")
     piles: dict[str, list[Card]] = {}
     for name, want in sizes.items():
         lst = piles_in[name]
         if not isinstance(lst, list) or len(lst) != want:
             raise RecordError(f"pile '{name}' must hold {want} cards", path=f"{where}.piles.{name}")
-        piles[name] = read(lst, f"{where}.piles.{name}", name, -1)[0][::-1]
+        piles[name] = reader.cards(lst, name)[::-1]
+    blanks, used = reader.blanks, reader.used
     stand_ins = [c for c in range(deck.size) if not used >> c & 1][:len(blanks)] if blanks else []
     for (pile, s, i), c in zip(blanks, stand_ins, strict=True):
         if pile:
@@ -139,6 +95,74 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
         else:
             hands[s] |= 1 << c
     return hands, piles, stand_ins
+
+
+class _DealReader:
+    """Reads the hands and piles of one explicit deal, card names to cards, each card at most once.
+
+    A list of cards each named by its own name (``9H#2`` for a later copy), none taken before, is read
+    at C speed, its bits summed: a duplicate within it carries, so the sum has fewer bits than the list
+    has cards. Anything else (``?``, ``T`` for 10, a wrong name, a card twice) is read card by card,
+    and an error names the card's path; only then is the path spelt out.
+    """
+
+    def __init__(self, deck: Deck, where: str) -> None:
+        self.deck = deck
+        self.where = where
+        self.used: CardMask = 0
+        """The cards taken so far, as a mask."""
+        self.blanks: list[tuple[str, int, int]] = []
+        """Each unseen card: (pile name, or "" for a hand; seat; position in the list)."""
+
+    def mask(self, lst: list[Any], seat: int) -> CardMask:
+        """The mask of a seat's hand (its unseen cards noted in :attr:`blanks`, left out)."""
+        try:
+            m = sum(map(self.deck.bit_by_name.__getitem__, lst))
+        except (KeyError, TypeError):  # a name that is not a card's own, or an unhashable entry
+            m = -1
+        if m >= 0 and not m & self.used and m.bit_count() == len(lst):
+            self.used |= m
+            return m
+        return sum(1 << c for c in self._one_by_one(lst, "", seat) if c >= 0)
+
+    def cards(self, lst: list[Any], pile: str) -> list[Card]:
+        """The cards of a table pile as listed (-1 for each unseen one, noted in :attr:`blanks`)."""
+        try:
+            cards = list(map(self.deck.by_name.__getitem__, lst))
+            m = sum(map(self.deck.bit_by_name.__getitem__, lst))
+        except (KeyError, TypeError):
+            m = -1
+        if m >= 0 and not m & self.used and m.bit_count() == len(lst):
+            self.used |= m
+            return cards
+        return self._one_by_one(lst, pile, -1)
+
+    def _one_by_one(self, lst: list[Any], pile: str, seat: int) -> list[Card]:
+        at = f"{self.where}.piles.{pile}" if pile else f"{self.where}.hands.{seat}"
+        out: list[Card] = []
+        for i, name in enumerate(lst):
+            if name == UNSEEN:
+                self.blanks.append((pile, seat, i))
+                out.append(-1)
+            else:
+                out.append(self._take(name, at, i))
+        return out
+
+    def _take(self, name: Any, at: str, i: int) -> Card:
+        """The card ``name`` at position ``i`` of the list at path ``at``."""
+        deck = self.deck
+        c = deck.by_name.get(name) if type(name) is str else None
+        if c is None:
+            if not isinstance(name, str):
+                raise RecordError(f"card {name!r} is not a card name", path=f"{at}.{i}")
+            try:  # 'T' for 10, either case, spaces around
+                c = deck.parse(name)
+            except (CardspecError, KeyError):
+                raise RecordError(f"'{name}' is not a card of this deck", path=f"{at}.{i}") from None
+        if self.used >> c & 1:
+            raise RecordError(f"'{name}' appears more often than the deck holds it", path=f"{at}.{i}")
+        self.used |= 1 << c
+        return c
 
 
 def deal_of(st: State) -> dict[str, Any]:
@@ -266,7 +290,7 @@ def filled_record(st: State, unseen_actions: Mapping[int, str]) -> dict[str, Any
     return rec
 
 
-_GAMES: dict[tuple[str, str], Game] = {}
+_GAMES: dict[tuple[Any, ...], Game] = {}
 """Games built for records, by (bundled system id, options as given): a file of records with one
 system and options builds its Game once. Spec files named by path are not kept here (the file may
 change); their Game is still cached by content through :func:`_game`."""
@@ -275,9 +299,14 @@ change); their Game is still cached by content through :func:`_game`."""
 def game_for(rec: Mapping[str, Any]) -> Game:
     """The game a record names, with its options (built once per bundled system and options)."""
     system = rec["system"]
-    key = (system, repr(sorted(rec.get("options", {}).items())))  # repr tells 1, 1.0 and True apart
-    g = _GAMES.get(key)
-    if g is None:
+    options = rec.get("options", {})
+    try:  # the options, and their values' types: 1, 1.0 and true are equal as values, and must not share a Game
+        key: tuple[Any, ...] = (system, tuple(options.items()), tuple(map(type, options.values())))
+        g = _GAMES.get(key)
+    except (AttributeError, TypeError):  # not a mapping, or a value that is not hashable (the schema refuses both)
+        key = (system, repr(options))
+        g = _GAMES.get(key)
+    if g is None:  # options listed in another order are another key; their Game is cached by content (_game)
         from .spec import available
 
         g = _game_for(rec)
@@ -344,16 +373,15 @@ def replay(rec: Any, where: str = "") -> Replay:
     checked_hands = 0
     notes: list[str] = []
     hidden_steps: dict[int, str] = {}
-    apply, parse = st.apply, g.parse_action
     for i, step in enumerate(rec["actions"]):
         if st.is_terminal():
             raise _after_the_end(st, step["action"], i)
         if step["seat"] != st.cur:  # the acting seat (a dummy seat acts through its controller)
             raise _out_of_turn(st, step["seat"], i)
-        text = step["action"]
+        text: str = step["action"]  # a string: the schema said so (typed, the compiled build checks it as one)
         try:
             if st.unseen is None and not text.endswith(_UNSEEN_CARD):  # every card known: the common case
-                apply(parse(text))
+                st.apply(g.parse_action(text))  # called as methods: native calls in the compiled build
             else:
                 _step_with_unseen(st, text, i, hidden_steps, notes)
         except IllegalActionError as exc:
@@ -528,12 +556,17 @@ def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, An
             return
         if text:
             yield f"{path}:{n}: ", parsed if parsed is not _NOT_JSON else _record_or_error(raw, f"{path}:{n}")
+        name = str(path)
         for n, raw in lines:
-            yield f"{path}:{n}: ", _record_or_error(raw, f"{path}:{n}")
+            at = f"{name}:{n}"
+            yield at + ": ", _record_or_error(raw, at)
 
 
 def _record_or_error(raw: bytes, where: str) -> Any:
     """One line parsed, or the :class:`RecordError` that says why it is no record."""
+    rec = _quick(raw)  # orjson reads UTF-8 bytes and checks them
+    if rec is not _NOT_JSON:
+        return rec
     try:
         return _parse_json(_decode(raw, where), where)
     except RecordError as exc:
@@ -617,8 +650,69 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+@cache
+def _quick_loads() -> Callable[[str | bytes], Any]:
+    """orjson's parser where it is installed (a record in about half the time), else the standard one."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - installed wherever a wheel exists
+        return json.loads
+    return orjson.loads
+
+
+def _quick(doc: str | bytes) -> Any:
+    """JSON text (or its UTF-8 bytes) read by the quick parser (:func:`_quick_loads`), or :data:`_NOT_JSON`
+    when the standard parser must read it: when the quick one refuses it, when it holds a float, and when
+    its objects hold fewer keys than the text has colons.
+
+    Every key is followed by a colon, and a colon elsewhere sits inside a string; so when the parsed
+    objects hold as many keys as the text has colons, no key was repeated. The standard parser's verdict,
+    message and numbers are the ones a record gets: orjson is stricter (no ``NaN``, no lone surrogate, at
+    most 1,024 levels) and reads an integer past 64 bits as a float.
+    """
+    try:
+        out = _quick_loads()(doc)
+    except ValueError:  # orjson.JSONDecodeError is one
+        return _NOT_JSON
+    colons = doc.count(":") if isinstance(doc, str) else doc.count(b":")
+    return out if _keys(out) == colons else _NOT_JSON
+
+
 def _loads(text: str) -> Any:
-    return json.loads(text, object_pairs_hook=_no_duplicates)
+    """JSON text parsed; a duplicate key in an object is an error (``ValueError``)."""
+    out = _quick(text)
+    if out is _NOT_JSON:
+        out = json.loads(text, object_pairs_hook=_no_duplicates)
+    return out
+
+
+def _keys(x: object) -> int:
+    """How many keys the objects in a parsed JSON value hold, nested ones included; -1 if it holds a
+    float (orjson reads an integer past 64 bits as a float, where the standard parser keeps it whole)."""
+    n = 0
+    todo: list[object] = [x]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            n += len(v)
+            for y in v.values():
+                if not isinstance(y, str) and _nested(y, todo):
+                    return -1
+        elif isinstance(v, list):
+            for y in v:
+                if not isinstance(y, str) and _nested(y, todo):
+                    return -1
+        elif isinstance(v, float):
+            return -1
+    return n
+
+
+def _nested(y: object, todo: list[object]) -> bool:
+    """Note a value inside an object or array: an object or array is looked into later; True for a float."""
+    if isinstance(y, (dict, list)):
+        todo.append(y)
+        return False
+    return isinstance(y, float)
 
 
 def _parse_json(text: str, where: str) -> Any:

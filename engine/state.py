@@ -270,7 +270,7 @@ class State:
         self.hand_start = len(self.history)
         seating = g.seating
         self.ring = g.rings[self.dealer]
-        self.controller = tuple(range(g.num_players)) + (-1,) * len(seating.dummies)
+        self.controller = g.controllers
         if seating.dummies:
             self._enter_phase(g.phases[0])
             seats = seating.deal_order(self.ring, self.dealer, self.active)
@@ -293,7 +293,7 @@ class State:
                 dealt[z] = []
         self.piles = dealt
         self.seat_piles = {z: [0] * n for z in g.seat_zones}
-        self.dealt = (tuple(h.bit_count() for h in self.hands), tuple((k, len(v)) for k, v in dealt.items()))
+        self.dealt = (tuple([h.bit_count() for h in self.hands]), tuple([(k, len(v)) for k, v in dealt.items()]))
         self.unseen = None
         if stand_ins:
             from .unseen import Unseen

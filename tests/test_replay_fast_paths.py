@@ -9,11 +9,14 @@ such as ``hands_shown`` depend on it).
 from __future__ import annotations
 
 import copy
+import json
 import random
 from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_partial_records import hide_kitty, one_hand
 
 from cardspec.engine import record, unseen
@@ -183,3 +186,93 @@ def test_without_the_quick_gate_the_verdicts_are_the_same(monkeypatch: pytest.Mo
     with_gate = [audit("t: ", r).verdict for r in [*recs, bad]]
     monkeypatch.setattr(record, "_quick_check", lambda: (lambda rec: False))
     assert [audit("t: ", r).verdict for r in [*recs, bad]] == with_gate == ["accepted", "accepted", "malformed"]
+
+
+def _standard(text: str) -> str:
+    """What the standard parser, reading key by key, makes of a text: the value's repr, or the error's."""
+    try:
+        return repr(json.loads(text, object_pairs_hook=record._no_duplicates))
+    except (ValueError, RecursionError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _quick(text: str) -> str:
+    try:
+        return repr(record._loads(text))
+    except (ValueError, RecursionError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+QUICK_PARSE_CASES = [
+    '{"a":1,"a":2}', '{"a":{"b":1,"b":1}}', '[{"x":"a:b","y":1}]', '{"x":"a:b","x":1}', '{"x":"a:b"}',
+    "[]", "{}", "3", "3.5", '"a:b"', "2.0", '{"seat":2.0}', '{"a":NaN}', "Infinity", "1e400", "-0", "-0.0",
+    '{"seed":123456789012345678901234567890}', "[-123456789012345678901234567890]", "18446744073709551616",
+    '"\\ud800"', '{"a":"\\udc80"}', "[" * 1100 + "]" * 1100, "[" * 5000 + "]" * 5000, '{"a":1', "{}x", "",
+    '{"a" : 1, "b" :{"a":[1,{"c":[]}]}}', '{"k":1,"k":1}', '[{"a":1},{"a":1}]',
+]
+
+
+@pytest.mark.parametrize("text", QUICK_PARSE_CASES)
+def test_the_quick_json_parse_reads_as_the_standard_one(text: str) -> None:
+    """orjson first, then a count of keys against colons: the same values (an integer past 64 bits stays
+    whole, 2.0 stays a float), the same duplicate-key errors, the standard parser's message on bad JSON."""
+    assert _quick(text) == _standard(text)
+
+
+def _dumps_doubling(value: Any, target: int, seen: list[int]) -> str:
+    """``value`` as JSON, its ``target``-th non-empty object (counted in writing order) with its first key
+    written twice more before it."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_dumps_doubling(v, target, seen) for v in value) + "]"
+    if isinstance(value, dict):
+        parts = [f"{json.dumps(k)}: {_dumps_doubling(v, target, seen)}" for k, v in value.items()]
+        if value:
+            seen[0] += 1
+            if seen[0] == target:
+                first = json.dumps(next(iter(value)))
+                parts[:0] = [f"{first}: 0", f"{first}: 1"]
+        return "{" + ", ".join(parts) + "}"
+    return json.dumps(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+                    max_leaves=20), st.integers(1, 6))
+def test_the_quick_json_parse_finds_every_repeated_key(value: Any, target: int) -> None:
+    """Any JSON value, written out, reads as the standard parser reads it; and with one object's first key
+    written twice more (the text then repeats a key), the same error."""
+    text = json.dumps(value)
+    assert _quick(text) == _standard(text)
+    seen = [0]
+    doubled = _dumps_doubling(value, target, seen)
+    assert _quick(doubled) == _standard(doubled)
+    if seen[0] >= target:
+        assert "duplicate key" in _quick(doubled)
+
+
+def test_a_pile_or_hand_naming_a_card_twice_is_named() -> None:
+    """The sum of a list's bits carries when a card repeats: the card-by-card reading names where."""
+    rec = one_hand(9)
+    for change, path in [
+        (lambda d: d["piles"]["kitty"].__setitem__(1, d["piles"]["kitty"][0]), "deals.0.piles.kitty.1"),
+        (lambda d: d["piles"]["kitty"].__setitem__(0, d["hands"][3][4]), "deals.0.piles.kitty.0"),
+        (lambda d: d["hands"][2].__setitem__(3, d["hands"][2][0]), "deals.0.hands.2.3"),
+        (lambda d: d["hands"][1].__setitem__(0, d["hands"][0][4]), "deals.0.hands.1.0"),
+    ]:
+        deals = copy.deepcopy(rec["deals"])
+        change(deals[0])
+        with pytest.raises(RecordError, match="appears more often") as exc:
+            record.game_for(rec).new_initial_state(None, deals, None, 1)
+        assert exc.value.path == path
+
+
+def test_options_in_another_order_are_the_same_game() -> None:
+    """Records' Games are kept by their options as written; written in another order, or 1 for true, they
+    are told apart by value, never confused."""
+    rec = one_hand(10)
+    flipped = dict(rec, options=dict(reversed(list(rec["options"].items()))))
+    assert record.game_for(flipped).options == record.game_for(rec).options
+    assert audit("t: ", flipped).verdict == "accepted"
+    as_int = dict(rec, options=dict(rec["options"], going_alone=1))
+    assert audit("t: ", as_int).verdict == "malformed"

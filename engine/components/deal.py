@@ -37,6 +37,11 @@ class DealRules:
     source: Source
     _layouts: dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], tuple[slice, ...]]] = field(
         default_factory=dict, compare=False, repr=False, hash=False)
+    seat_piles: bool = field(init=False, compare=False, repr=False)
+    """Whether some seat's cards go to a pile of its own (then the piles are put in order after the deal)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seat_piles", any(p.seat >= 0 for p in self.piles))
 
     @staticmethod
     def build(d: Mapping[str, Any], deck: Deck, players: int, file: str,
@@ -95,7 +100,7 @@ class DealRules:
             pos += k
         return tuple(tuple(p) for p in positions), tuple(slices)
 
-    def deal(self, order: Sequence[Card], seats: Sequence[int], players: int
+    def deal(self, order: list[Card], seats: Sequence[int], players: int
              ) -> tuple[list[CardMask], dict[str, list[Card]]]:
         """Deal ``order`` (top first) to ``seats`` (in dealing order), packet by packet.
 
@@ -104,16 +109,17 @@ class DealRules:
         """
         positions, slices = self._layout(len(order), len(seats))
         hands = [0] * players
-        on_seat = {pr.seat: pr.name for pr in self.piles if pr.seat >= 0}
         piles: dict[str, list[Card]] = {}
+        on_seat = {pr.seat: pr.name for pr in self.piles if pr.seat >= 0} if self.seat_piles else None
         for s, where in zip(seats, positions, strict=True):
-            if s in on_seat:
+            if on_seat is not None and s in on_seat:
                 piles[on_seat[s]] = [order[p] for p in where]
                 continue
             m = 0
             for p in where:
                 m |= 1 << order[p]
             hands[s] = m
-        undealt = [pr for pr in self.piles if pr.seat < 0]
-        piles.update((pr.name, list(reversed(order[sl]))) for pr, sl in zip(undealt, slices, strict=True))
-        return hands, {pr.name: piles[pr.name] for pr in self.piles}
+        undealt = [pr for pr in self.piles if pr.seat < 0] if on_seat is not None else self.piles
+        for pr, sl in zip(undealt, slices, strict=True):
+            piles[pr.name] = order[sl][::-1]
+        return hands, {pr.name: piles[pr.name] for pr in self.piles} if on_seat is not None else piles
