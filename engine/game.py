@@ -34,7 +34,7 @@ from .seats import Seating, SidesRule
 from .zones import build_zones, check_declared
 
 if TYPE_CHECKING:
-    from .state import State
+    from .state import State, Step
 
 
 MAX_HANDS = 10_000
@@ -54,6 +54,10 @@ class Game:
         rules: dict[str, Any] = resolve(spec.data, decls, self.options, spec.file)
         self.rules = rules
         self._parsed: dict[str, Action] = {}
+        self.steps: dict[Action, list[Step | None]] = {}
+        """The :class:`Step` records ``State.apply`` returns, made once each (they are immutable; a match
+        then makes fewer objects): by action, then ``2 * seat + hand_ended``; at most ``state.STEP_ACTIONS``
+        actions."""
         if self.options != {n: d.default for n, d in decls.items()}:
             # an option map may put a value of the wrong kind somewhere: check the resolved rules too
             try:

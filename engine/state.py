@@ -48,6 +48,8 @@ class Step(NamedTuple):
 
 
 _new_step = tuple.__new__  # builds a Step without NamedTuple's Python-level __new__ (hot path)
+STEP_ACTIONS = 4096
+"""Actions whose Steps a Game keeps (``Game.steps``): Euchre has about 60; a melding game has many more."""
 
 
 class State:
@@ -428,7 +430,17 @@ class State:
         if not self.comp.try_apply(self, a):
             history.pop()
             self.check(a)
-        return _new_step(Step, (seat, a, self.hand_no != hand or self.winners is not None))
+        ended = self.hand_no != hand or self.winners is not None or self.halted is not None  # halted: at a hand's end
+        steps = self.game.steps.get(a)
+        if steps is None:
+            if len(self.game.steps) >= STEP_ACTIONS:
+                return _new_step(Step, (seat, a, ended))
+            steps = self.game.steps[a] = [None] * (2 * self.game.num_seats)
+        i = 2 * seat + ended
+        step = steps[i]
+        if step is None:
+            step = steps[i] = _new_step(Step, (seat, a, ended))
+        return step
 
     def apply_name(self, text: str) -> Step:
         """Apply an action given by name."""

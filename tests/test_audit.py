@@ -169,3 +169,20 @@ def test_a_rejection_in_a_later_hand_names_the_hand(whole: dict[str, Any]) -> No
         st.apply(game.parse_action(step["action"]))
     assert st.hand_no == n and first is not None
     assert f"(hand {n}, action {start - first} of the hand, trick 4" in str(v.error)
+
+
+def test_a_long_file_gets_every_verdict_in_order(tmp_path: Path, whole: dict[str, Any],
+                                                 capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verdict lines are written in batches (every thousand, or a fifth of a second): none is lost or
+    reordered across a batch's end, and the summary follows the last."""
+    from cardspec import cli
+
+    monkeypatch.setattr(cli, "VERDICT_FLUSH_LINES", 7)
+    bad = reneged(whole)
+    path = lines(tmp_path, [bad if i % 5 == 4 else whole for i in range(23)])
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [ln.split(": ")[0] for ln in out[:23]] == [f"{path}:{i + 1}" for i in range(23)]
+    assert [("rejected" in ln) for ln in out[:23]] == [i % 5 == 4 for i in range(23)]
+    assert out[23] == "23 records: 19 accepted, 0 unfinished, 4 rejected, 0 malformed"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cardspec.engine import state as state_module
 from cardspec.engine.errors import IllegalActionError, InvalidActionError
 from cardspec.engine.game import Game
 from cardspec.engine.record import deal_of
@@ -45,6 +46,36 @@ def test_apply_returns_a_frozen_step() -> None:
     assert step.seat == seat and step.hand_ended is False
     with pytest.raises(AttributeError):
         step.seat = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("system", ["euchre", "hand-and-foot"])
+def test_every_step_names_the_seat_the_action_and_whether_a_hand_ended(system: str) -> None:
+    """Steps are kept per game and shared (they are immutable): each still says who acted, what, and
+    whether that action ended a hand, as the state before and after it shows."""
+    import random
+
+    g = Game.from_system(system)
+    rng = random.Random(4)
+    for seed in range(3):
+        st = g.new_initial_state(seed, hand_limit=2)
+        while not st.is_terminal():
+            seat, hands = st.cur, len(st.hand_results)
+            a = rng.choice(st.legal_actions())
+            step = st.apply(a)
+            assert step == (seat, a, len(st.hand_results) > hands or st.winners is not None)
+            assert step.seat == seat and step.action == a
+    assert 0 < len(g.steps) <= state_module.STEP_ACTIONS
+
+
+@pytest.mark.pure_only  # it lowers a module constant, which a compiled module has bound
+def test_past_the_kept_actions_steps_are_made_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(state_module, "STEP_ACTIONS", 3)
+    g = Game.from_system("euchre")
+    st = g.new_initial_state(8)
+    while not st.is_terminal():
+        seat, hands, a = st.cur, len(st.hand_results), st.legal_actions()[-1]
+        assert st.apply(a) == (seat, a, len(st.hand_results) > hands or st.winners is not None)
+    assert len(g.steps) == 3
 
 
 def test_invalid_and_illegal_actions_are_different_errors() -> None:
