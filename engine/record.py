@@ -672,7 +672,7 @@ def _quick(doc: str | bytes) -> Any:
     """
     try:
         out = _quick_loads()(doc)
-    except ValueError:  # orjson.JSONDecodeError is one
+    except (ValueError, RecursionError):  # orjson.JSONDecodeError is a ValueError; without orjson, json may recurse
         return _NOT_JSON
     colons = doc.count(":") if isinstance(doc, str) else doc.count(b":")
     return out if _keys(out) == colons else _NOT_JSON

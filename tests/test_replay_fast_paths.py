@@ -235,6 +235,20 @@ def _dumps_doubling(value: Any, target: int, seen: list[int]) -> str:
     return json.dumps(value)
 
 
+@pytest.mark.pure_only  # it replaces a module function, which a compiled module has bound
+@pytest.mark.parametrize("text", QUICK_PARSE_CASES)
+def test_without_orjson_the_standard_parser_reads_alone(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where orjson has no wheel the standard parser is the quick one too: the same values and errors."""
+    monkeypatch.setattr(record, "_quick_loads", lambda: json.loads)
+    assert _quick(text) == _standard(text)
+    got = record._record_or_error(text.encode(), "f:1")  # a line of a file, as bytes
+    standard = _standard(text)
+    if isinstance(got, RecordError):
+        assert standard.startswith(("ValueError", "JSONDecodeError", "RecursionError")), standard
+    else:
+        assert repr(got) == standard
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
