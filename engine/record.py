@@ -116,26 +116,26 @@ class _DealReader:
 
     def mask(self, lst: list[Any], seat: int) -> CardMask:
         """The mask of a seat's hand (its unseen cards noted in :attr:`blanks`, left out)."""
-        try:
-            m = sum(map(self.deck.bit_by_name.__getitem__, lst))
-        except (KeyError, TypeError):  # a name that is not a card's own, or an unhashable entry
-            m = -1
-        if m >= 0 and not m & self.used and m.bit_count() == len(lst):
-            self.used |= m
-            return m
-        return sum(1 << c for c in self._one_by_one(lst, "", seat) if c >= 0)
+        m = self._all_at_once(lst)
+        return m if m >= 0 else sum(1 << c for c in self._one_by_one(lst, "", seat) if c >= 0)
 
     def cards(self, lst: list[Any], pile: str) -> list[Card]:
         """The cards of a table pile as listed (-1 for each unseen one, noted in :attr:`blanks`)."""
-        try:
-            cards = list(map(self.deck.by_name.__getitem__, lst))
-            m = sum(map(self.deck.bit_by_name.__getitem__, lst))
-        except (KeyError, TypeError):
-            m = -1
-        if m >= 0 and not m & self.used and m.bit_count() == len(lst):
-            self.used |= m
-            return cards
+        if self._all_at_once(lst) >= 0:
+            return list(map(self.deck.by_name.__getitem__, lst))
         return self._one_by_one(lst, pile, -1)
+
+    def _all_at_once(self, lst: list[Any]) -> CardMask:
+        """The mask of ``lst``, now taken, when each entry is a card's own name and none is taken before or
+        listed twice; else -1, and nothing is taken."""
+        try:
+            m = sum(map(self.deck.bit_by_name.__getitem__, lst))
+        except (KeyError, TypeError):  # a name that is not a card's own, or an unhashable entry
+            return -1
+        if m & self.used or m.bit_count() != len(lst):
+            return -1
+        self.used |= m
+        return m
 
     def _one_by_one(self, lst: list[Any], pile: str, seat: int) -> list[Card]:
         at = f"{self.where}.piles.{pile}" if pile else f"{self.where}.hands.{seat}"
