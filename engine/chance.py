@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable
 from functools import cache
 
 
@@ -29,10 +30,49 @@ def _digest(seed: int, hand: int, event: int, nbytes: int) -> bytes:
     return hashlib.shake_128(f"cardspec/{seed}/{hand}/{event}".encode()).digest(nbytes)
 
 
-def permutation(seed: int, hand: int, event: int, n: int) -> list[int]:
-    """A uniformly random ordering of ``range(n)`` for one chance event."""
-    keys = _fmt(n).unpack(_digest(seed, hand, event, 8 * n))
+NUMPY_FROM = 12
+"""From this many items, :func:`permutation` sorts the keys with numpy (measured on one core, compiled build:
+2.6 us against 3.8 for Euchre's 24 cards, 3.2 against 6.5 for 52, 6.0 against 19 for 162; below 12 the
+plain sort is the quicker)."""
+_argsort: Callable[[bytes], list[int]] | None = None
+
+
+def _numpy_argsort() -> Callable[[bytes], list[int]]:
+    """The numpy sort of :func:`permutation`, imported on first use (numpy takes about 75 ms to import, which a
+    replay of recorded deals never needs). Without numpy, the plain sort."""
+    global _argsort
+    if _argsort is None:
+        try:
+            import numpy as np
+        except ImportError:  # pragma: no cover - numpy is a dependency; a build without it still deals the same
+            _argsort = _sorted_order
+        else:
+            be_u64 = np.dtype(">u8")
+
+            def argsort(digest: bytes) -> list[int]:
+                order: list[int] = np.frombuffer(digest, be_u64).argsort(kind="stable").tolist()
+                return order
+
+            _argsort = argsort
+    return _argsort
+
+
+def _sorted_order(digest: bytes) -> list[int]:
+    """The positions ``range(n)`` sorted by the digest's ``n`` big-endian 64-bit keys, ties by position (a stable
+    sort): the definition of :func:`permutation`, which numpy's stable argsort gives too."""
+    n = len(digest) // 8
+    keys = _fmt(n).unpack(digest)
     return sorted(range(n), key=keys.__getitem__)
+
+
+def permutation(seed: int, hand: int, event: int, n: int) -> list[int]:
+    """A uniformly random ordering of ``range(n)`` for one chance event: the positions sorted by ``n`` 64-bit
+    keys from the event's digest, ties by position (:func:`_sorted_order`; from :data:`NUMPY_FROM` items, the
+    same order by numpy's stable argsort)."""
+    digest = _digest(seed, hand, event, 8 * n)
+    if n < NUMPY_FROM:
+        return _sorted_order(digest)
+    return (_argsort or _numpy_argsort())(digest)
 
 
 def randbelow(seed: int, hand: int, event: int, n: int) -> int:
