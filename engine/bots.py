@@ -18,11 +18,29 @@ from .state import State
 Bot = Callable[[State, list[Action]], Action]
 
 
+def below(getrandbits: Callable[[int], int], n: int) -> int:
+    """A uniform integer in ``[0, n)`` for ``n >= 1``, drawn as ``random.Random.randrange(n)`` draws it (CPython
+    3.10 to 3.13 alike): ``n.bit_length()`` bits at a time until the draw is below ``n``. Written out, so that a
+    bot draws the same whatever the Python version, and without ``randrange``'s argument handling (a fifth of
+    the bulk loop's time went there).
+
+    >>> r, s = random.Random("bots/7"), random.Random("bots/7")
+    >>> [below(r.getrandbits, n) for n in (1, 2, 3, 5, 24, 100)] == [s.randrange(n) for n in (1, 2, 3, 5, 24, 100)]
+    True
+    """
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
 def random_bot(rng: random.Random) -> Bot:
-    """Choose uniformly among the legal actions."""
+    """Choose uniformly among the legal actions (:func:`below`)."""
+    getrandbits = rng.getrandbits
 
     def choose(st: State, legal: list[Action]) -> Action:
-        return legal[rng.randrange(len(legal))]
+        return legal[below(getrandbits, len(legal))]
 
     return choose
 
@@ -137,7 +155,7 @@ def rule_bot(rng: random.Random) -> Bot:
                 return low
         if "pass" in kinds:
             return next(a for a in legal if codec.kind(a) == "pass")
-        return legal[rng.randrange(len(legal))]
+        return legal[below(rng.getrandbits, len(legal))]
 
     return choose
 
@@ -204,7 +222,7 @@ def random_then_rule_bot(rng: random.Random) -> Bot:
 
     def choose(st: State, legal: list[Action]) -> Action:
         if len(st.history) < RANDOM_ACTIONS:
-            return legal[rng.randrange(len(legal))]
+            return legal[below(rng.getrandbits, len(legal))]
         return rule(st, legal)
 
     return choose
