@@ -39,10 +39,20 @@ cardspec.engine.errors.CardNameError: '10C' is ambiguous: the deck holds 2 copie
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import CardNameError
+
+_BYTE_CARDS: list[tuple[tuple[int, ...], ...]] = []
+"""``_BYTE_CARDS[k][b]``: the cards whose bits are set in byte value ``b`` at byte ``k`` of a mask."""
+
+
+def _byte_cards(n: int) -> None:
+    """Extend :data:`_BYTE_CARDS` to ``n`` bytes."""
+    while len(_BYTE_CARDS) < n:
+        k = len(_BYTE_CARDS)
+        _BYTE_CARDS.append(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)))
 
 Card = int
 """A card id: an index into the deck's tables."""
@@ -177,12 +187,30 @@ class Deck:
         return m
 
     @staticmethod
-    def cards_of(m: CardMask) -> Iterator[Card]:
-        """The card ids in a mask, ascending."""
+    def cards_of(m: CardMask) -> list[Card]:
+        """The card ids in a mask, ascending.
+
+        A mask of more than 62 bits (two decks and more) is no machine word for the compiled build, so it is
+        read a byte at a time from a table (:func:`_byte_cards`); a smaller one, a bit at a time.
+
+        >>> Deck.cards_of(0b1011), Deck.cards_of(1 << 107 | 1 << 64 | 1 << 3), Deck.cards_of(0)
+        ([0, 1, 3], [3, 64, 107], [])
+        """
+        out: list[Card] = []
+        if m >> 62:
+            table = _BYTE_CARDS
+            raw = m.to_bytes((m.bit_length() + 7) >> 3, "little")
+            if len(table) < len(raw):
+                _byte_cards(len(raw))
+            for k, b in enumerate(raw):
+                if b:
+                    out.extend(table[k][b])
+            return out
         while m:
             low = m & -m
-            yield low.bit_length() - 1
+            out.append(low.bit_length() - 1)
             m ^= low
+        return out
 
     def show(self, cards: Iterable[Card]) -> str:
         """Names joined by spaces."""

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from helpers import trick_seats
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardspec.engine.actions import NO_TRUMP, ActionCodec, KindSig
 from cardspec.engine.cards import Deck
@@ -214,3 +216,11 @@ def test_a_second_copy_held_beside_the_first_is_still_a_legal_play(tmp_path: Pat
             assert not st.hands[trick_seats(st)[0]] >> twins[0] & 1
             return
     pytest.fail("no seed dealt a leader both copies of a card")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([8, 24, 52, 61, 62, 63, 64, 108, 162, 324, 700]).flatmap(
+    lambda n: st.integers(0, 2**n - 1)))
+def test_cards_of_lists_the_set_bits_ascending_for_any_deck_size(m: int) -> None:
+    """Both of its paths: a bit at a time below 62 bits, a byte at a time from a table above."""
+    assert Deck.cards_of(m) == [i for i in range(m.bit_length()) if m >> i & 1]
