@@ -622,33 +622,60 @@ def out_screen(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool,
 
 def screen_faces(cards: Sequence[tuple[int, int, bool]], kinds: int, min_size: int, min_natural: int,
                  unmeldable_ranks: tuple[int, ...], lines: tuple[int, int, bool, bool, bool]) -> tuple[int, ...]:
-    """:func:`out_screen` of the cards given as (rank, suit, wild); ``lines`` are the arguments of :func:`run_lines`."""
+    """:func:`out_screen` of the cards given as (rank, suit, wild); ``lines`` are the arguments of :func:`run_lines`.
+
+    It runs on every discard of a rummy turn, and usually rules every card out, so it keeps to lists indexed
+    by rank and one pass that sums the shares as it goes."""
+    n_ranks = lines[0]
     n_wild = 0
-    count: dict[int, int] = {}
+    count = [0] * n_ranks
     have: dict[int, int] = {}  # suit -> its naturals' ranks, as a bit mask
     for r, s, w in cards:
         if w:
             n_wild += 1
-            continue
-        count[r] = count.get(r, 0) + 1
-        if r >= 0 <= s:
-            have[s] = have.get(s, 0) | 1 << r
-    sets = {r: max(0, min_size - c) * _SHARE // c for r, c in count.items()
-            if r >= 0 and c >= min_natural and c + n_wild >= min_size and r not in unmeldable_ranks} \
-        if kinds & SET else {}
+        elif r >= 0:
+            count[r] += 1
+            if s >= 0:
+                have[s] = have.get(s, 0) | 1 << r
+    no = _NO_MELD
+    set_share = [no] * n_ranks
+    if kinds & SET:
+        for r in range(n_ranks):
+            c = count[r]
+            if c and c >= min_natural and c + n_wild >= min_size and r not in unmeldable_ranks:
+                set_share[r] = max(0, min_size - c) * _SHARE // c
     runs: dict[int, tuple[int, ...]] = {}
-    if kinds & RUN:
-        tables = _share_tables.setdefault((n_wild, min_size, min_natural, *lines), {})
-        if len(tables) > _SHARE_TABLES_LIMIT:
+    if kinds & RUN and have:
+        key = (n_wild, min_size, min_natural, *lines)
+        tables = _share_tables.get(key)
+        if tables is None:
+            tables = _share_tables[key] = {}
+        elif len(tables) > _SHARE_TABLES_LIMIT:
             tables.clear()
         for s, mask in have.items():
-            runs[s] = tables.get(mask) or tables.setdefault(mask, _run_shares(
-                mask, n_wild, min_size, min_natural, run_lines(*lines), lines[4], lines[0]))
-    no, set_share, run_shares = _NO_MELD, sets.get, runs.get
-    none = (no,) * lines[0]
-    shares = [0 if w else min(set_share(r, no), run_shares(s, none)[r]) if r >= 0 else no for r, s, w in cards]
-    least = sum(shares) - n_wild * _SHARE  # card i may go when its share is at least this (+ one wild's, if wild)
-    if max(shares, default=0) < least:
+            shares_of = tables.get(mask)
+            if shares_of is None:
+                shares_of = tables[mask] = _run_shares(mask, n_wild, min_size, min_natural, run_lines(*lines),
+                                                       lines[4], n_ranks)
+            runs[s] = shares_of
+    shares: list[int] = []
+    total = top = 0
+    for r, s, w in cards:
+        if w:
+            share = 0
+        elif r < 0:
+            share = no
+        else:
+            share = set_share[r]
+            run = runs.get(s)
+            if run is not None and run[r] < share:
+                share = run[r]
+        shares.append(share)
+        total += share
+        if share > top:
+            top = share
+    least = total - n_wild * _SHARE  # card i may go when its share is at least this (+ one wild's, if wild)
+    if top < least:
         return ()
     return tuple(i for i, (share, (_, _, w)) in enumerate(zip(shares, cards, strict=True))
                  if share >= least + w * _SHARE)

@@ -100,6 +100,8 @@ class MeldRules:
     after_first_source: Source | None = None
     when_able: str = "optional"
     """``optional``: a player who can go out may still discard; ``compulsory``: must go out."""
+    lines: tuple[int, int, bool, bool, bool] = (13, -1, False, False, False)
+    """The arguments of :func:`melds.run_lines` (from :attr:`rule`, set by :meth:`bind`)."""
     _memo: dict[tuple[str, CardMask, int, Any], Any] = field(default_factory=dict, repr=False)
     _faces: dict[int, tuple[tuple[int, int, bool], ...]] = field(default_factory=dict, repr=False)
 
@@ -173,6 +175,7 @@ class MeldRules:
         self.rule = {"n_ranks": len(deck.ranks), "ace_rank": deck.ranks.index(self.ace) if self.ace else -1,
                      "ace_low": low, "ace_high": high, "wrap": wrap, "distinct_suits": self.distinct,
                      "wild_sets": self.wild_sets}
+        self.lines = (len(deck.ranks), self.rule["ace_rank"], low, high, wrap)
         if max(d.hand_size for d in game.round_deals) + 1 > melds.MAX_CARDS:
             raise SpecError(f"melding handles hands of at most {melds.MAX_CARDS - 1} cards", file, key=key)
 
@@ -299,29 +302,28 @@ class MeldRules:
         Each survivor is then searched exactly; without ``wild_sets``, several
         survivors share one search (:func:`melds.out_discards`).
         """
-        def least() -> int:
+        held = tuple(Deck.cards_of(hand))
+        faces = list(map(self._faces_of(ridx).__getitem__, held))
+        maybe = melds.screen_faces(faces, self.kinds, self.min_size, self.min_natural, (),  # (): a looser bound
+                                   self.lines)
+        if not maybe:  # the usual answer, so nothing is memoised: a drawn card makes nearly every hand new
+            return []
+        picks = [held[i] for i in maybe if candidates >> held[i] & 1]
+        if len(picks) > 1 and not self.wild_sets:  # one search answers for every discard
             cards, ranks, suits, wild = self._cards(hand, ridx)
-            return melds.min_deadwood(ranks, suits, wild, tuple(self.value_of[c] for c in cards), self.kinds,
-                                      self.min_size, self.min_natural, **self.rule)
+            rule = {k: v for k, v in self.rule.items() if k != "wild_sets"}
+            ok = {cards[i] for i in melds.out_discards(ranks, suits, wild, self.kinds, self.min_size,
+                                                       self.min_natural, max_melds=self.max_melds, **rule)}
+            return [c for c in picks if c in ok]
+        if len(picks) > 1:
+            dw = int(self._memoised("least", hand, ridx, lambda: self._least_deadwood(hand, ridx)))
+            picks = [c for c in picks if self.value_of[c] >= dw]
+        return [c for c in picks if self.can_lay(hand & ~(1 << c), ridx)]
 
-        def survivors() -> list[Card]:
-            held = tuple(Deck.cards_of(hand))
-            r = self.rule
-            faces = list(map(self._faces_of(ridx).__getitem__, held))
-            maybe = melds.screen_faces(faces, self.kinds, self.min_size, self.min_natural, (),  # (): a looser bound
-                                       (r["n_ranks"], r["ace_rank"], r["ace_low"], r["ace_high"], r["wrap"]))
-            picks = [held[i] for i in maybe if candidates >> held[i] & 1]
-            if len(picks) > 1 and not self.wild_sets:  # one search answers for every discard
-                cards, ranks, suits, wild = self._cards(hand, ridx)
-                rule = {k: v for k, v in self.rule.items() if k != "wild_sets"}
-                ok = {cards[i] for i in melds.out_discards(ranks, suits, wild, self.kinds, self.min_size,
-                                                           self.min_natural, max_melds=self.max_melds, **rule)}
-                return [c for c in picks if c in ok]
-            if len(picks) > 1:
-                dw = int(self._memoised("least", hand, ridx, least))
-                picks = [c for c in picks if self.value_of[c] >= dw]
-            return [c for c in picks if self.can_lay(hand & ~(1 << c), ridx)]
-        return list(self._memoised("out", hand, ridx, survivors, candidates))
+    def _least_deadwood(self, hand: CardMask, ridx: int) -> int:
+        cards, ranks, suits, wild = self._cards(hand, ridx)
+        return melds.min_deadwood(ranks, suits, wild, tuple(self.value_of[c] for c in cards), self.kinds,
+                                  self.min_size, self.min_natural, **self.rule)
 
     def partition(self, hand: CardMask, ridx: int) -> tuple[tuple[Card, ...], ...]:
         """The melds laid when going out with ``hand`` (deterministic; see :func:`melds.meld_partition`)."""
