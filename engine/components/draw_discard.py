@@ -220,6 +220,8 @@ class DrawDiscard(Component):
         self.take_then: str = ts.get("then", "exchange_hand") if ts else "exchange_hand"
         self.takes = ts is not None
         self.take_min: int = ts["min_pile"] if ts else 0
+        self.take_need = max(self.take_min, self.take_count, 1)
+        """The fewest cards the discard pile must hold for taking several."""
         if ts and self.take_then not in ("exchange_hand", "discard"):
             raise SpecError("take_several.then must be exchange_hand or discard", file, key=f"{key}.take_several.then")
         if ts and self.take_all and self.take_then == "exchange_hand":
@@ -552,7 +554,7 @@ class DrawDiscard(Component):
         out = [plain["draw_stock"]]
         if disc:
             out.append(plain["draw_discard"])
-        if self.takes and len(disc) >= self._take_need():
+        if self.takes and len(disc) >= self.take_need:
             if self.take_then == "exchange_hand":
                 takes = self._takes.get(hand)
                 if takes is None:  # the orders of the hand's cards, one per class of identical ones
@@ -705,7 +707,7 @@ class DrawDiscard(Component):
         if k == "take":
             if self._ms(st).stage == "discard":
                 return "the player has drawn and must discard a card", self.source
-            return (f"taking needs at least {self._take_need()} cards on the discard pile"
+            return (f"taking needs at least {self.take_need} cards on the discard pile"
                     + (" and must name every card of the hand" if self.take_then == "exchange_hand" else ""),
                     self.take_source)
         if k == "discard" and self._ms(st).stage == "discard":
@@ -713,10 +715,6 @@ class DrawDiscard(Component):
         if self._ms(st).stage == "discard":
             return "the player has drawn and must discard a card", self.source
         return "the player must draw, take or knock first", self.source
-
-    def _take_need(self) -> int:
-        """The fewest cards the discard pile must hold for taking several."""
-        return max(self.take_min, self.take_count, 1)
 
     def declarations(self) -> Declared:
         """Draws, discards, taking several, the reshuffle; no bound on turns; knock facts."""
