@@ -44,7 +44,7 @@ def _numpy_argsort() -> Callable[[bytes], list[int]]:
     if _argsort is None:
         try:
             import numpy as np
-        except ImportError:  # pragma: no cover - numpy is a dependency; a build without it still deals the same
+        except ImportError:  # numpy is a dependency; without it the same order (tests/test_chance.py)
             _argsort = _sorted_order
         else:
             be_u64 = np.dtype(">u8")
