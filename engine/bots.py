@@ -69,7 +69,7 @@ def _power(st: State, c: int) -> int:
 def _best_value(st: State, hand: int, size: int) -> int:
     hv = st.game.hand_value
     assert hv is not None
-    cards = list(st.game.deck.cards_of(hand))
+    cards = st.game.deck.cards_of(hand)
     return max((hv.value(st.game.deck.mask(k)) for k in combinations(cards, size)), default=0)
 
 

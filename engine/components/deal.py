@@ -37,11 +37,12 @@ class DealRules:
     source: Source
     _layouts: dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], tuple[slice, ...]]] = field(
         default_factory=dict, compare=False, repr=False, hash=False)
-    seat_piles: bool = field(init=False, compare=False, repr=False)
-    """Whether some seat's cards go to a pile of its own (then the piles are put in order after the deal)."""
+    pile_of_seat: dict[int, str] = field(init=False, compare=False, repr=False, hash=False)
+    """Each seat whose cards go to a pile of its own, and that pile's name (when there is one, the piles are put
+    in order after the deal)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "seat_piles", any(p.seat >= 0 for p in self.piles))
+        object.__setattr__(self, "pile_of_seat", {p.seat: p.name for p in self.piles if p.seat >= 0})
 
     @staticmethod
     def build(d: Mapping[str, Any], deck: Deck, players: int, file: str,
@@ -110,16 +111,16 @@ class DealRules:
         positions, slices = self._layout(len(order), len(seats))
         hands = [0] * players
         piles: dict[str, list[Card]] = {}
-        on_seat = {pr.seat: pr.name for pr in self.piles if pr.seat >= 0} if self.seat_piles else None
+        on_seat = self.pile_of_seat
         for s, where in zip(seats, positions, strict=True):
-            if on_seat is not None and s in on_seat:
+            if on_seat and s in on_seat:
                 piles[on_seat[s]] = [order[p] for p in where]
                 continue
             m = 0
             for p in where:
                 m |= 1 << order[p]
             hands[s] = m
-        undealt = [pr for pr in self.piles if pr.seat < 0] if on_seat is not None else self.piles
+        undealt = [pr for pr in self.piles if pr.seat < 0] if on_seat else self.piles
         for pr, sl in zip(undealt, slices, strict=True):
             piles[pr.name] = order[sl][::-1]
-        return hands, {pr.name: piles[pr.name] for pr in self.piles} if on_seat is not None else piles
+        return hands, {pr.name: piles[pr.name] for pr in self.piles} if on_seat else piles

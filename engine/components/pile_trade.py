@@ -120,7 +120,7 @@ class PileTrade(Component):
         if held.bit_count() < self.count:
             return []
         deck = st.game.deck
-        eligible = list(deck.cards_of(held))
+        eligible = deck.cards_of(held)
         pack = self.codec.with_cards
         if not deck.has_copies:
             return [pack(self.base, combo) for combo in combinations(eligible, self.count)]
