@@ -453,8 +453,28 @@ class State:
     def copy(self) -> State:
         """An independent copy (lists copied, immutable parts shared)."""
         new = State(self.game, None, None, blank=True)
-        for f in STATE_FIELDS:
-            setattr(new, f, getattr(self, f))
+        # every field of STATE_FIELDS, by name (a compiled build sets each slot directly): the immutable ones
+        # shared, the rest copied below (tests/test_engine_api.py checks that none is left out)
+        new.seed = self.seed
+        new.deals = self.deals
+        new.hand_no = self.hand_no
+        new.dealer = self.dealer
+        new.phase = self.phase
+        new.cur = self.cur
+        new.winners = self.winners
+        new.extra_hand = self.extra_hand
+        new.hand_start = self.hand_start
+        new.chance_count = self.chance_count
+        new.comp = self.comp
+        new.ring = self.ring
+        new.controller = self.controller
+        new.sides = self.sides
+        new.dealt = self.dealt
+        new.first_hand = self.first_hand
+        new.hand_limit = self.hand_limit
+        new.halted = self.halted
+        new.start = self.start
+        new.contenders = self.contenders
         new.active = self.active[:]
         new.counters = self.counters[:]
         new.hands = self.hands[:]
@@ -465,8 +485,7 @@ class State:
         new.cstate = [x.copy() if x is not None else None for x in self.cstate]
         new.history = self.history[:]
         new.hand_results = [dict(r) for r in self.hand_results]
-        if self.unseen is not None:
-            new.unseen = self.unseen.copy()
+        new.unseen = self.unseen.copy() if self.unseen is not None else None
         return new
 
     # --- views -----------------------------------------------------------------------

@@ -101,3 +101,86 @@ def test_legal_actions_are_sorted_and_named() -> None:
     legal = st.legal_actions()
     assert legal == sorted(legal)
     assert st.legal_action_names() == ["draw stock", "knock"]
+
+
+def _phase_state_classes() -> list[type]:
+    import importlib
+    import pkgutil
+
+    import cardspec.engine.components as components
+    from cardspec.engine.components.base import PhaseState
+
+    for m in pkgutil.iter_modules(components.__path__):
+        importlib.import_module(f"cardspec.engine.components.{m.name}")
+    out: list[type] = []
+    todo: list[type] = [PhaseState]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            out.append(sub)
+            todo.append(sub)
+    return sorted(out, key=lambda c: c.__qualname__)
+
+
+def _distinct(cls: type) -> object:
+    """An instance of a phase state whose every field differs from its default (and from the others)."""
+    import dataclasses
+
+    values = []
+    for i, f in enumerate(dataclasses.fields(cls)):
+        d = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        values.append(not d if isinstance(d, bool) else 7 + i if isinstance(d, int) else f"s{i}"
+                      if isinstance(d, str) else (i, i + 1) if isinstance(d, tuple) else [i, i + 1])
+    return cls(*values)
+
+
+@pytest.mark.parametrize("cls", _phase_state_classes(), ids=lambda c: c.__qualname__)
+def test_every_phase_state_copies_every_field(cls: type) -> None:
+    """A copy of each component's phase state is of its own class, equal in every field (a field added
+    but not copied would come back as its default), and shares no list with the original."""
+    import dataclasses
+
+    assert len(_phase_state_classes()) >= 14
+    x = _distinct(cls)
+    c = x.copy()  # type: ignore[attr-defined]
+    assert type(c) is cls and c is not x
+    for f in dataclasses.fields(cls):
+        assert getattr(c, f.name) == getattr(x, f.name), f.name
+        if isinstance(getattr(x, f.name), list):
+            assert getattr(c, f.name) is not getattr(x, f.name), f.name
+
+
+@pytest.mark.pure_only  # a compiled class takes no interpreted subclass
+def test_a_phase_state_without_its_own_copy_gets_every_field() -> None:
+    import dataclasses
+
+    from cardspec.engine.components.base import PhaseState
+
+    @dataclasses.dataclass
+    class Extra(PhaseState):
+        a: int = 0
+        b: tuple[int, ...] = ()
+
+    c = Extra(3, (1, 2)).copy()
+    assert type(c) is Extra and (c.a, c.b) == (3, (1, 2))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("system", ["euchre", "the-card-game", "bird-dog-2p"])
+def test_a_copy_holds_every_field_of_the_state(system: str) -> None:
+    """Every field of a State (its ``__slots__``) is set in a copy and equal to the original's; the mutable
+    ones are not shared, so play on the copy leaves the original as it was."""
+    import random
+
+    g = Game.from_system(system)
+    rng = random.Random(2)
+    st = g.new_initial_state(6, hand_limit=2)
+    while not st.is_terminal():
+        c = st.copy()
+        for name in state_module.STATE_FIELDS:
+            mine, theirs = getattr(st, name), getattr(c, name)
+            assert theirs == mine, name
+            if isinstance(mine, (list, dict)) and name != "game":
+                assert theirs is not mine, name
+        a = rng.choice(st.legal_actions())
+        c.apply(a)
+        assert c.history[:-1] == st.history and c.history[-1][1] == a
+        st.apply(a)

@@ -107,6 +107,10 @@ class AuctionState(PhaseState):
     naming: bool = False
     """The auction is over and the bidder is to name trump."""
 
+    def copy(self) -> AuctionState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return AuctionState(self.high, self.suit, self.moon, self.bidder, self.turns, self.passes, self.naming)
+
 
 class Auction(CheckingDoer):
     """Bidding for the contract."""

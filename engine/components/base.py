@@ -13,7 +13,7 @@ an illegal one breaks) and a doer (:meth:`apply`).
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -33,12 +33,16 @@ class PhaseState:
     Subclasses are small dataclasses whose fields hold immutable values (ints,
     strings, tuples), so that :meth:`copy` (a shallow copy) makes an independent
     position; a component replaces such a field, it never mutates one. A state
-    that keeps lists for speed (trick play's) overrides :meth:`copy` to copy them.
+    that keeps lists for speed (trick play's) copies them in its :meth:`copy`.
+
+    Each subclass overrides :meth:`copy` with its constructor and every field, the cheap copy a search
+    makes at every node; ``tests/test_engine_api.py`` holds each one to its fields (a field added but not
+    copied, or a subclass left with its parent's copy, fails there).
     """
 
     def copy(self) -> PhaseState:
-        """An independent copy."""
-        return copy.copy(self)
+        """An independent copy: the constructor given every field (slower than a subclass's own)."""
+        return type(self)(*[getattr(self, f.name) for f in dataclasses.fields(self)])  # type: ignore[arg-type]
 
 
 class Component:

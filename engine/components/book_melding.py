@@ -159,6 +159,12 @@ class BookState(PhaseState):
     from outside). Copied with the rest (a tuple): a copy of a state keeps the list made for the position they
     share, and each forgets it on its own next action."""
 
+    def copy(self) -> BookState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return BookState(self.turns, self.stage, self.melds, self.laid_out, self.footed, self.pending, self.opened,
+                         self.retracted, self.reshuffled, self.asked, self.answer, self.out_seat, self.ended_by,
+                         self.moves, self.listed)
+
 
 class BookMelding(CheckingDoer):
     """Draw, meld toward books on the table, discard; a reserve pile; going out with the books."""

@@ -96,6 +96,11 @@ class ClimbState(PhaseState):
     top: int = -1
     """The value of the highest revealed card (-1 before the reveal)."""
 
+    def copy(self) -> ClimbState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return ClimbState(self.start, self.plays, self.seats, self.best, self.winners, self.last_leader, self.losers,
+                          self.top)
+
 
 class ClimbingTricks(CheckingDoer):
     """Multi-card climbing tricks with a last trick revealed at once."""

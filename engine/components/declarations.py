@@ -87,6 +87,10 @@ class AskState(PhaseState):
     yielding: bool = False
     """``turn_declaration: yields``: a host-turn declaration stands only until someone asked takes it over."""
 
+    def copy(self) -> AskState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return AskState(self.asked, self.yielding)
+
 
 class Declarations(Component):
     """Optional per-player declarations."""

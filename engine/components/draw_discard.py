@@ -94,6 +94,12 @@ class TurnState(MeldState):
     """The last legal list and the position it was made for (``DrawDiscard._position``), so that applying an
     action just listed is not checked by building the list a second time."""
 
+    def copy(self) -> TurnState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return TurnState(self.out_seat, self.final_left, self.laid, self.later_out, self.turns, self.stage,
+                         self.drawn, self.knocker, self.knock_left, self.ended_by, self.laid_by, self.discarder,
+                         self.bought, self.buy_for, self.moves, self.listed)
+
 
 TURN_KEYS = ("jokers", "jokers_source", "lay_down", "lay_down_source")
 """The ``melding`` keys that only ``draw_discard`` turns read (:class:`TurnMeldRules`)."""

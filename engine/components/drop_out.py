@@ -79,6 +79,10 @@ class DropState(PhaseState):
     held: bool = False
     """Whether the stay-or-drop round was held this hand."""
 
+    def copy(self) -> DropState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return DropState(self.queue, self.asked, self.dropped, self.held)
+
 
 class DropOut(CheckingDoer):
     """A stay-or-drop round after trump is made."""

@@ -68,6 +68,10 @@ class MeldState(PhaseState):
     laid: tuple[tuple[Card, ...], ...] = ()
     later_out: tuple[int, ...] = ()
 
+    def copy(self) -> MeldState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return MeldState(self.out_seat, self.final_left, self.laid, self.later_out)
+
 
 @dataclass
 class MeldRules:

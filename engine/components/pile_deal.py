@@ -74,6 +74,10 @@ class PileState(PhaseState):
 
     chosen: int = 0
 
+    def copy(self) -> PileState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return PileState(self.chosen)
+
 
 class PileDeal(CheckingDoer):
     """Piles dealt face down by every player, passed by a table of offsets, one picked as the hand."""

@@ -45,6 +45,10 @@ class TradeState(PhaseState):
     traders: int = 0
     """Every seat that traded this hand, as a bit mask."""
 
+    def copy(self) -> TradeState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return TradeState(self.done, self.trader, self.traders)
+
 
 class PileTrade(Component):
     """A once-per-hand trade with a pile, offered on a host phase's turns."""

@@ -65,6 +65,10 @@ class CallingState(PhaseState):
     seen: tuple[int, ...] = ()
     """Every card turned up this hand, in order."""
 
+    def copy(self) -> CallingState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return CallingState(self.round, self.passes, self.discarding, self.up, self.seen)
+
 
 class TurnUpTrump(Component):
     """Calling trump over turned-up cards."""

@@ -49,6 +49,10 @@ class UpState(PhaseState):
 
     up: int = -1
 
+    def copy(self) -> UpState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return UpState(self.up)
+
 
 class UpCard(Component):
     """Turns the top card of a pile face up; it may fix trump at once (``auto_trump``)."""
@@ -124,6 +128,10 @@ class ExchangeState(PhaseState):
 
     seat: int = -1
     taken: bool = False
+
+    def copy(self) -> ExchangeState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return ExchangeState(self.seat, self.taken)
 
 
 class UpCardExchange(CheckingDoer):

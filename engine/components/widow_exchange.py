@@ -54,6 +54,10 @@ class WidowState(PhaseState):
     exchanged: tuple[int, ...] = ()
     """The seats that took the widow this hand, in order."""
 
+    def copy(self) -> WidowState:
+        """An independent copy (every field given: no generic copy on the hot path)."""
+        return WidowState(self.asked, self.exchanged)
+
 
 class WidowExchange(CheckingDoer):
     """Whole-hand exchanges with a face-down spare hand, offered to seats in a fixed order."""
