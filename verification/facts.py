@@ -225,7 +225,9 @@ class FactModel:
         # ``values`` is a frozenset, whose order follows string hashing (PYTHONHASHSEED):
         # build the disjunction in domain order, so the formula is the same in every process
         if dom and type(dom[0]) is str:
-            return z3.Or([v == i for i in sorted(dom.index(x) for x in values)])
+            return z3.Or(_runs(v, sorted(dom.index(x) for x in values)))
+        if all(type(x) is int for x in values):
+            return z3.Or(_runs(v, sorted(values)))
         return z3.Or([v == x for x in sorted(values, key=int)])
 
     def show(self, e: int, table: DecisionTable | None = None) -> dict[str, Any]:
@@ -241,3 +243,24 @@ class FactModel:
             dom = self.domains.get(name)
             out[k] = dom[v] if dom and type(dom[0]) is str and isinstance(v, int) and 0 <= v < len(dom) else v
         return out
+
+
+def _runs(v: Any, xs: list[int]) -> list[Any]:
+    """``v`` is one of the sorted integers ``xs``, as one term per run of consecutive values: ``v == x`` for a
+    lone value, ``lo <= v <= hi`` for a run (the same integers; a row such as "at least 10 points" over a fact
+    whose values go up to hundreds is one term, not hundreds, which z3's Python API builds slowly).
+
+    >>> ctx = z3.Context()
+    >>> x = z3.Int("x", ctx)
+    >>> _runs(x, [1, 2, 3, 7, 9, 10])
+    [And(x >= 1, x <= 3), x == 7, And(x >= 9, x <= 10)]
+    """
+    out: list[Any] = []
+    i = 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and xs[j + 1] == xs[j] + 1:
+            j += 1
+        out.append(v == xs[i] if i == j else z3.And(v >= xs[i], v <= xs[j]))
+        i = j + 1
+    return out

@@ -17,12 +17,13 @@ too); both fail verification.
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from cardspec.engine.game import Game
-from cardspec.engine.options import key_of
+from cardspec.engine.options import complete, key_of, resolve
 from cardspec.engine.spec import Spec
 
 from . import conservation, ranking, scores, tables
@@ -220,11 +221,19 @@ def verify(spec: Spec, timeout_ms: int = 10_000) -> list[Finding]:
 def deal_groups(spec: Spec) -> list[list[int]]:
     """The spec's option sets (by index in ``option_sets()``) grouped by what the shared proofs depend on
     (the deck, the deals, the seats), largest group first: the unit of work when one spec's proofs are split
-    across workers, so that each worker proves a deal once, as :func:`verify` does."""
-    groups: dict[tuple[Any, ...], list[int]] = {}
+    across workers, so that each worker proves a deal once, as :func:`verify` does.
+
+    Sets are grouped by the rule clauses those come from (``deck``, ``players``, ``deal``, ``schedule``), with
+    the options resolved: cheap (building a ``Game`` for every option set took five seconds, in the parent,
+    before any worker started). Sets whose clauses differ but give the same deal (a ``players`` key that moves
+    no card) fall in different groups; the findings are the same whatever the grouping."""
+    groups: dict[str, list[int]] = {}
+    decls = spec.option_decls
     for i, opts in enumerate(spec.option_sets()):
-        g = Game(spec, opts)
-        groups.setdefault((g.deck.names, g.round_deals, g.seating.num_seats), []).append(i)
+        rules = resolve(spec.data, decls, complete(decls, opts), spec.file)
+        key = json.dumps([rules.get(k) for k in ("deck", "players", "deal", "schedule")], sort_keys=True,
+                         default=repr)
+        groups.setdefault(key, []).append(i)
     return sorted(groups.values(), key=lambda idx: (-len(idx), idx[0]))
 
 
