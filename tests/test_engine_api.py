@@ -125,12 +125,20 @@ def _distinct(cls: type) -> object:
     """An instance of a phase state whose every field differs from its default (and from the others)."""
     import dataclasses
 
-    values = []
-    for i, f in enumerate(dataclasses.fields(cls)):
-        d = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
-        values.append(not d if isinstance(d, bool) else 7 + i if isinstance(d, int) else f"s{i}"
-                      if isinstance(d, str) else (i, i + 1) if isinstance(d, tuple) else [i, i + 1])
-    return cls(*values)
+    def vary(d: object, i: int) -> object:  # of the default's shape (a compiled class checks a fixed-size tuple)
+        if isinstance(d, bool):
+            return not d
+        if isinstance(d, int):
+            return 7 + i
+        if isinstance(d, str):
+            return f"s{i}"
+        if isinstance(d, tuple) and d:
+            return tuple(vary(x, i + k) for k, x in enumerate(d))
+        return (i, i + 1) if isinstance(d, tuple) else [i, i + 1]
+
+    fields = dataclasses.fields(cls)
+    return cls(*[vary(f.default if f.default is not dataclasses.MISSING else f.default_factory(),  # type: ignore[misc]
+                      i) for i, f in enumerate(fields)])
 
 
 @pytest.mark.parametrize("cls", _phase_state_classes(), ids=lambda c: c.__qualname__)
