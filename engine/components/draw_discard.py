@@ -171,8 +171,7 @@ class TurnMeldRules(MeldRules):
             cards, ranks, suits, wild = self._cards(hand, ridx)
             classes = melds._classes(ranks, suits, wild, tuple(self.value_of[c] for c in cards))
             r = self.rule
-            rule = (-1, 1, (), r["n_ranks"], r["ace_rank"], r["ace_low"], r["ace_high"], r["wrap"],
-                    r["distinct_suits"])
+            rule = (-1, 1, (), *self.lines, r["distinct_suits"])
             cands = melds._hand_cands(ranks, suits, wild, classes, self.kinds, self.min_size, self.min_natural,
                                       rule, r["wild_sets"])
             faces: dict[tuple[int, int], list[int]] = {}
