@@ -32,9 +32,10 @@ if TYPE_CHECKING:
     from .ranking import TrickTables
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class Contract:
-    """What the bidding of a hand settled."""
+    """What the bidding of a hand settled. Built every hand: its ``__init__`` is written out (``init=False``), as
+    :class:`~cardspec.engine.components.base.PhaseState`'s subclasses' are, to run natively when compiled."""
 
     trump: int
     """The trump suit (a suit index), or -1: none (not yet made, or no trump), or -3: a low no-trump hand
@@ -49,6 +50,16 @@ class Contract:
     """The seats sitting out this hand, as a bit mask (a partner of a player going alone)."""
     tt: TrickTables | None
     """The ranking's trick tables for this trump, once it is fixed (None before)."""
+
+    def __init__(
+            self, trump: int, trump_card: int, maker: int, decl: list[int], out: int, tt: TrickTables | None
+    ) -> None:
+        self.trump = trump
+        self.trump_card = trump_card
+        self.maker = maker
+        self.decl = decl
+        self.out = out
+        self.tt = tt
 
     @staticmethod
     def empty(seats: int) -> Contract:

@@ -681,6 +681,91 @@ def screen_faces(cards: Sequence[tuple[int, int, bool]], kinds: int, min_size: i
                  if share >= least + w * _SHARE)
 
 
+def screen_held(held: list[int], rank_of: tuple[int, ...], suit_of: tuple[int, ...], wild: tuple[bool, ...],
+                n_suits: int, kinds: int, min_size: int, min_natural: int,
+                lines: tuple[int, int, bool, bool, bool]) -> list[int]:
+    """:func:`screen_faces` of the cards ``held`` (card ids; no unmeldable ranks): the cards it leaves, in order.
+
+    Card ``c`` has rank ``rank_of[c]`` and suit ``suit_of[c]`` (below ``n_suits``; -1 for none), and is wild when
+    ``wild[c]``. The same screen over card ids and per-card tables, with no (rank, suit, wild) tuple per card: a
+    draw-and-discard turn asks it on every discard (:meth:`~cardspec.engine.components.melding.MeldRules.
+    out_discards`), where building those tuples cost as much as the screen.
+
+    pre: len(rank_of) == len(suit_of) == len(wild) and all(0 <= c < len(rank_of) for c in held)
+    pre: all(-1 <= s < n_suits for s in suit_of) and all(-1 <= r < lines[0] for r in rank_of) and lines[0] >= 1
+    pre: min_size >= 1
+    post: all(c in held for c in __return__)
+
+    >>> rank_of, suit_of = tuple(c % 13 for c in range(52)), tuple(c // 13 for c in range(52))
+    >>> wild = tuple(r == 4 for r in rank_of)  # fives wild
+    >>> nine_s, nine_h, seven_s, five_d = 3 * 13 + 8, 2 * 13 + 8, 3 * 13 + 6, 1 * 13 + 4  # out_screen's example
+    >>> screen_held([nine_s, nine_h, seven_s, five_d], rank_of, suit_of, wild, 4, SET | RUN, 3, 1,
+    ...             (13, -1, False, False, False))  # the naturals, not the wild
+    [47, 34, 45]
+    """
+    n_ranks = lines[0]
+    n_wild = 0
+    count = [0] * n_ranks
+    have = [0] * n_suits  # suit -> its naturals' ranks, as a bit mask
+    for c in held:
+        if wild[c]:
+            n_wild += 1
+            continue
+        r = rank_of[c]
+        if r >= 0:
+            count[r] += 1
+            s = suit_of[c]
+            if s >= 0:
+                have[s] |= 1 << r
+    no = _NO_MELD
+    set_share = [no] * n_ranks
+    if kinds & SET:
+        for r in range(n_ranks):
+            k = count[r]
+            if k and k >= min_natural and k + n_wild >= min_size:
+                set_share[r] = max(0, min_size - k) * _SHARE // k
+    runs: list[tuple[int, ...] | None] = [None] * n_suits
+    if kinds & RUN:
+        key = (n_wild, min_size, min_natural, *lines)
+        tables = _share_tables.get(key)
+        if tables is None:
+            tables = _share_tables[key] = {}
+        elif len(tables) > _SHARE_TABLES_LIMIT:
+            tables.clear()
+        for s in range(n_suits):
+            mask = have[s]
+            if mask:
+                shares_of = tables.get(mask)
+                if shares_of is None:
+                    shares_of = tables[mask] = _run_shares(mask, n_wild, min_size, min_natural, run_lines(*lines),
+                                                           lines[4], n_ranks)
+                runs[s] = shares_of
+    shares: list[int] = []
+    total = top = 0
+    for c in held:
+        if wild[c]:
+            share = 0
+        else:
+            r = rank_of[c]
+            if r < 0:
+                share = no
+            else:
+                share = set_share[r]
+                s = suit_of[c]
+                if s >= 0:
+                    run = runs[s]
+                    if run is not None and run[r] < share:
+                        share = run[r]
+        shares.append(share)
+        total += share
+        if share > top:
+            top = share
+    least = total - n_wild * _SHARE  # card c may go when its share is at least this (+ one wild's, if wild)
+    if top < least:
+        return []
+    return [c for c, share in zip(held, shares, strict=True) if share >= least + (_SHARE if wild[c] else 0)]
+
+
 def out_discards(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,
                  min_natural: int, *, max_melds: int = -1, max_wild: int = -1, per_natural: int = 1,
                  unmeldable_ranks: tuple[int, ...] = (), n_ranks: int = 13, ace_rank: int = -1, ace_low: bool = False,

@@ -130,6 +130,30 @@ def test_searches_agree_with_brute_force(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
+def test_screen_of_card_ids_is_the_screen_of_their_faces(seed: int) -> None:
+    """:func:`melds.screen_held` (the form a rummy turn runs, over card ids and per-card tables) keeps exactly the
+    cards :func:`melds.out_screen` keeps, on hands with jokers, copies and wild cards (card ``i`` of the hand is a
+    card id spread out among others, so that the tables hold cards the hand does not)."""
+    rng = random.Random(300 + seed)
+    kept_any = 0
+    for _ in range(150):
+        ranks, suits, wild, rule = _hand(rng, rng.randint(1, 12))
+        rule["unmeldable_ranks"] = ()  # the card-id form has none (no rummy turn passes any)
+        kinds, size, nat, kw = _kw(rule)
+        ids = sorted(rng.sample(range(3 * len(ranks)), len(ranks)))  # the hand's card ids, in card order
+        n = ids[-1] + 1
+        rank_of, suit_of, is_wild = [rng.randrange(-1, kw["n_ranks"]) for _ in range(n)], [0] * n, [False] * n
+        for i, c in enumerate(ids):
+            rank_of[c], suit_of[c], is_wild[c] = ranks[i], suits[i], wild[i]
+        lines = (kw["n_ranks"], kw["ace_rank"], kw["ace_low"], kw["ace_high"], kw["wrap"])
+        got = melds.screen_held(ids, tuple(rank_of), tuple(suit_of), tuple(is_wild), 4, kinds, size, nat, lines)
+        want = melds.out_screen(ranks, suits, wild, kinds, size, nat, **kw)
+        assert got == [ids[i] for i in want], (ranks, suits, wild, rule)
+        kept_any += bool(want)
+    assert kept_any >= 10  # the screen keeps something often enough for the comparison to mean something
+
+
+@pytest.mark.parametrize("seed", range(4))
 def test_screen_keeps_every_discard_with_wild_sets(seed: int) -> None:
     """``wild_sets``: wilds alone (all of one rank) make a set; the screen still keeps every discard that goes out."""
     rng = random.Random(200 + seed)

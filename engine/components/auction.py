@@ -87,7 +87,7 @@ MOON = ("none", "made", "set")
 """The domain of the ``moon`` fact."""
 
 
-@dataclass
+@dataclass(init=False)
 class AuctionState(PhaseState):
     """The standing bid and the turn count of one hand's auction (immutable fields only)."""
 
@@ -106,6 +106,18 @@ class AuctionState(PhaseState):
     """Passes in a row since the last bid (or since the start)."""
     naming: bool = False
     """The auction is over and the bidder is to name trump."""
+
+    def __init__(
+            self, high: int = 0, suit: int = NO_SUIT, moon: bool = False, bidder: int = -1, turns: int = 0,
+            passes: int = 0, naming: bool = False
+    ) -> None:
+        self.high = high
+        self.suit = suit
+        self.moon = moon
+        self.bidder = bidder
+        self.turns = turns
+        self.passes = passes
+        self.naming = naming
 
     def copy(self) -> AuctionState:
         """An independent copy (every field given: no generic copy on the hot path)."""

@@ -38,6 +38,11 @@ class PhaseState:
     Each subclass overrides :meth:`copy` with its constructor and every field, the cheap copy a search
     makes at every node; ``tests/test_engine_api.py`` holds each one to its fields (a field added but not
     copied, or a subclass left with its parent's copy, fails there).
+
+    Each subclass is a ``@dataclass(init=False)`` with an ``__init__`` of its own over its fields, in their
+    order and with their defaults: a compiled (mypyc) build runs the ``__init__`` that ``@dataclass`` writes
+    as interpreted Python (about 0.3 us a call, against 0.08 for one written out), and every hand builds
+    each phase's state, every copy too. ``tests/test_engine_api.py`` holds each constructor to the fields.
     """
 
     def copy(self) -> PhaseState:

@@ -129,7 +129,7 @@ SETS_MEMO = 1 << 16
 """At most this many entries in each memo of new sets and their actions (then the memo starts afresh)."""
 
 
-@dataclass
+@dataclass(init=False)
 class BookState(PhaseState):
     """The turns' part of a position. Every field holds an immutable value."""
 
@@ -158,6 +158,28 @@ class BookState(PhaseState):
     is never taken for that of a later position (the hand and the piles in the key guard against a state changed
     from outside). Copied with the rest (a tuple): a copy of a state keeps the list made for the position they
     share, and each forgets it on its own next action."""
+
+    def __init__(
+            self, turns: int = -1, stage: str = "draw", melds: tuple[Meld, ...] = (), laid_out: int = 0,
+            footed: int = 0, pending: int = -1, opened: int = -1, retracted: bool = False, reshuffled: int = 0,
+            asked: bool = False, answer: str = "", out_seat: int = -1, ended_by: str = "", moves: int = 0,
+            listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
+    ) -> None:
+        self.turns = turns
+        self.stage = stage
+        self.melds = melds
+        self.laid_out = laid_out
+        self.footed = footed
+        self.pending = pending
+        self.opened = opened
+        self.retracted = retracted
+        self.reshuffled = reshuffled
+        self.asked = asked
+        self.answer = answer
+        self.out_seat = out_seat
+        self.ended_by = ended_by
+        self.moves = moves
+        self.listed = listed
 
     def copy(self) -> BookState:
         """An independent copy (every field given: no generic copy on the hot path)."""

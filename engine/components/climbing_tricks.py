@@ -75,7 +75,7 @@ CACHE_LIMIT = 1 << 16
 """The most plays whose cards and ranks a component keeps (``_play_info``, ``_ranks_of``) before it starts over."""
 
 
-@dataclass
+@dataclass(init=False)
 class ClimbState(PhaseState):
     """The trick being played and the hand's outcome so far (immutable fields only)."""
 
@@ -95,6 +95,20 @@ class ClimbState(PhaseState):
     """The players holding the highest revealed card, in ``loser_order``."""
     top: int = -1
     """The value of the highest revealed card (-1 before the reveal)."""
+
+    def __init__(
+            self, start: int = -1, plays: tuple[tuple[Card, ...], ...] = (), seats: tuple[int, ...] = (),
+            best: int = -1, winners: tuple[int, ...] = (), last_leader: int = -1, losers: tuple[int, ...] = (),
+            top: int = -1
+    ) -> None:
+        self.start = start
+        self.plays = plays
+        self.seats = seats
+        self.best = best
+        self.winners = winners
+        self.last_leader = last_leader
+        self.losers = losers
+        self.top = top
 
     def copy(self) -> ClimbState:
         """An independent copy (every field given: no generic copy on the hot path)."""

@@ -79,13 +79,17 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-@dataclass
+@dataclass(init=False)
 class AskState(PhaseState):
     """The players still to be asked, in order (a tuple: never mutated in place)."""
 
     asked: tuple[int, ...] = ()
     yielding: bool = False
     """``turn_declaration: yields``: a host-turn declaration stands only until someone asked takes it over."""
+
+    def __init__(self, asked: tuple[int, ...] = (), yielding: bool = False) -> None:
+        self.asked = asked
+        self.yielding = yielding
 
     def copy(self) -> AskState:
         """An independent copy (every field given: no generic copy on the hot path)."""

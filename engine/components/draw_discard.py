@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-@dataclass
+@dataclass(init=False)
 class TurnState(MeldState):
     """The turns' own part of a position: the turn count, the stage of the turn, the card drawn from
     the discard pile, who knocked, the final turns left after a knock, how the round ended (and the
@@ -93,6 +93,30 @@ class TurnState(MeldState):
     listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
     """The last legal list and the position it was made for (``DrawDiscard._position``), so that applying an
     action just listed is not checked by building the list a second time."""
+
+    def __init__(
+            self, out_seat: int = -1, final_left: int = 0, laid: tuple[tuple[Card, ...], ...] = (),
+            later_out: tuple[int, ...] = (), turns: int = -1, stage: str = "draw", drawn: int = -1, knocker: int = -1,
+            knock_left: int = 0, ended_by: str = "", laid_by: tuple[int, ...] = (), discarder: int = -1,
+            bought: tuple[int, ...] = (), buy_for: int = -1, moves: int = 0,
+            listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
+    ) -> None:
+        self.out_seat = out_seat
+        self.final_left = final_left
+        self.laid = laid
+        self.later_out = later_out
+        self.turns = turns
+        self.stage = stage
+        self.drawn = drawn
+        self.knocker = knocker
+        self.knock_left = knock_left
+        self.ended_by = ended_by
+        self.laid_by = laid_by
+        self.discarder = discarder
+        self.bought = bought
+        self.buy_for = buy_for
+        self.moves = moves
+        self.listed = listed
 
     def copy(self) -> TurnState:
         """An independent copy (every field given: no generic copy on the hot path)."""

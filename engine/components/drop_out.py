@@ -66,7 +66,7 @@ SKIP = ("no_maker", "no_trump")
 COUNTS = ("all_hands", "offered_hands")
 
 
-@dataclass
+@dataclass(init=False)
 class DropState(PhaseState):
     """The players still to be asked, and the answers so far (immutable fields only)."""
 
@@ -78,6 +78,15 @@ class DropState(PhaseState):
     """The players who dropped out this hand, in order."""
     held: bool = False
     """Whether the stay-or-drop round was held this hand."""
+
+    def __init__(
+            self, queue: tuple[int, ...] = (), asked: tuple[int, ...] = (), dropped: tuple[int, ...] = (),
+            held: bool = False
+    ) -> None:
+        self.queue = queue
+        self.asked = asked
+        self.dropped = dropped
+        self.held = held
 
     def copy(self) -> DropState:
         """An independent copy (every field given: no generic copy on the hot path)."""

@@ -56,9 +56,11 @@ ACE_POSITIONS = {"low": (True, False, False), "high": (False, True, False),
 """``runs.ace_position`` -> (ace low, ace high, wrap round the corner)."""
 
 MEMO_LIMIT = 1 << 15
+ScreenTables = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], int]
+"""The arguments of :func:`melds.screen_held` that depend on the round only (:meth:`MeldRules._screen_tables`)."""
 
 
-@dataclass
+@dataclass(init=False)
 class MeldState(PhaseState):
     """Per hand: who went out first (-1: nobody yet), turns left after that, the melds laid (by everyone who
     went out, in order), and who else went out in the turns left."""
@@ -67,6 +69,15 @@ class MeldState(PhaseState):
     final_left: int = 0
     laid: tuple[tuple[Card, ...], ...] = ()
     later_out: tuple[int, ...] = ()
+
+    def __init__(
+            self, out_seat: int = -1, final_left: int = 0, laid: tuple[tuple[Card, ...], ...] = (),
+            later_out: tuple[int, ...] = ()
+    ) -> None:
+        self.out_seat = out_seat
+        self.final_left = final_left
+        self.laid = laid
+        self.later_out = later_out
 
     def copy(self) -> MeldState:
         """An independent copy (every field given: no generic copy on the hot path)."""
@@ -108,6 +119,7 @@ class MeldRules:
     """The arguments of :func:`melds.run_lines` (from :attr:`rule`, set by :meth:`bind`)."""
     _memo: dict[tuple[str, CardMask, int, Any], Any] = field(default_factory=dict, repr=False)
     _faces: dict[int, tuple[tuple[int, int, bool], ...]] = field(default_factory=dict, repr=False)
+    _screens: dict[int, ScreenTables] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def build(d: Mapping[str, Any], key: str, file: str) -> MeldRules:
@@ -295,24 +307,34 @@ class MeldRules:
                                     max_melds=self.max_melds, **self.rule)
         return bool(self._memoised("lay", hand, ridx, compute))
 
+    def _screen_tables(self, ridx: int) -> ScreenTables:
+        """What :func:`melds.screen_held` reads of round row ``ridx``, from :meth:`_faces_of`: each card's rank,
+        suit and wildness, and the number of suits."""
+        t = self._screens.get(ridx)
+        if t is None:
+            faces = self._faces_of(ridx)
+            assert self.deck is not None
+            t = self._screens[ridx] = (tuple(f[0] for f in faces), tuple(f[1] for f in faces),
+                                       tuple(f[2] for f in faces), len(self.deck.suits))
+        return t
+
     def out_discards(self, hand: CardMask, candidates: CardMask, ridx: int) -> list[Card]:
         """The cards ``c`` of ``candidates`` such that ``hand`` without ``c`` can all be laid in melds.
 
         Cheap screens first, each ruling out only candidates that cannot go out:
-        :func:`melds.out_screen` (the wilds the other naturals need; usually no
+        :func:`melds.out_screen` (as :func:`melds.screen_held`: the wilds the other naturals need; usually no
         candidate survives), then, with ``wild_sets``, the least deadwood (if
         ``hand - c`` can all be laid, leaving out only ``c`` is one layout of
         ``hand``, so the least deadwood of ``hand`` is at most ``c``'s value).
         Each survivor is then searched exactly; without ``wild_sets``, several
         survivors share one search (:func:`melds.out_discards`).
         """
-        held = tuple(Deck.cards_of(hand))
-        faces = list(map(self._faces_of(ridx).__getitem__, held))
-        maybe = melds.screen_faces(faces, self.kinds, self.min_size, self.min_natural, (),  # (): a looser bound
-                                   self.lines)
+        rank_of, suit_of, is_wild, n_suits = self._screen_tables(ridx)
+        maybe = melds.screen_held(Deck.cards_of(hand), rank_of, suit_of, is_wild, n_suits, self.kinds, self.min_size,
+                                  self.min_natural, self.lines)
         if not maybe:  # the usual answer, so nothing is memoised: a drawn card makes nearly every hand new
             return []
-        picks = [held[i] for i in maybe if candidates >> held[i] & 1]
+        picks = [c for c in maybe if candidates >> c & 1]
         if len(picks) > 1 and not self.wild_sets:  # one search answers for every discard
             cards, ranks, suits, wild = self._cards(hand, ridx)
             rule = {k: v for k, v in self.rule.items() if k != "wild_sets"}

@@ -68,11 +68,14 @@ def offset(to: int | str, players: int) -> int:
     return players // 2 if to == "across" else int(to)
 
 
-@dataclass
+@dataclass(init=False)
 class PileState(PhaseState):
     """Which seats have chosen their hand, and whose turn it is to choose."""
 
     chosen: int = 0
+
+    def __init__(self, chosen: int = 0) -> None:
+        self.chosen = chosen
 
     def copy(self) -> PileState:
         """An independent copy (every field given: no generic copy on the hot path)."""

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-@dataclass
+@dataclass(init=False)
 class TradeState(PhaseState):
     """Whether the trade was made this hand, and by whom."""
 
@@ -44,6 +44,11 @@ class TradeState(PhaseState):
     trader: int = -1
     traders: int = 0
     """Every seat that traded this hand, as a bit mask."""
+
+    def __init__(self, done: bool = False, trader: int = -1, traders: int = 0) -> None:
+        self.done = done
+        self.trader = trader
+        self.traders = traders
 
     def copy(self) -> TradeState:
         """An independent copy (every field given: no generic copy on the hot path)."""

@@ -94,7 +94,7 @@ def plays_reference(hand: CardMask, led_mask: CardMask, following: bool) -> tupl
     return tuple(c for c in range(hand.bit_length()) if m >> c & 1)
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class TrickState(PhaseState):
     """Trick play's own part of a position (the trick's cards are in the ``trick`` zone,
     captured cards in the ``won`` zone, tricks won per seat in the ``tricks`` tally)."""
@@ -109,6 +109,16 @@ class TrickState(PhaseState):
     """Who played each card of the trick being played."""
     winners: list[int] = field(default_factory=list)
     """The winner of each completed trick."""
+
+    def __init__(
+            self, playing: int = 0, next: tuple[int, ...] = (), led: int = -1, seats: list[int] | None = None,
+            winners: list[int] | None = None
+    ) -> None:
+        self.playing = playing
+        self.next = next
+        self.led = led
+        self.seats = [] if seats is None else seats
+        self.winners = [] if winners is None else winners
 
     def copy(self) -> TrickState:
         return TrickState(self.playing, self.next, self.led, self.seats[:], self.winners[:])

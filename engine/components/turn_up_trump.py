@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-@dataclass
+@dataclass(init=False)
 class CallingState(PhaseState):
     """The calling phase's own part of a position."""
 
@@ -64,6 +64,15 @@ class CallingState(PhaseState):
     """The card turned up for this round (-1: none; a name-a-suit round shows none)."""
     seen: tuple[int, ...] = ()
     """Every card turned up this hand, in order."""
+
+    def __init__(
+            self, round: int = 0, passes: int = 0, discarding: bool = False, up: int = -1, seen: tuple[int, ...] = ()
+    ) -> None:
+        self.round = round
+        self.passes = passes
+        self.discarding = discarding
+        self.up = up
+        self.seen = seen
 
     def copy(self) -> CallingState:
         """An independent copy (every field given: no generic copy on the hot path)."""

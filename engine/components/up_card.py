@@ -43,11 +43,14 @@ if TYPE_CHECKING:
 ROLES = ("maker", "dealer_if_turned")
 
 
-@dataclass
+@dataclass(init=False)
 class UpState(PhaseState):
     """The card turned up this hand (-1: none yet)."""
 
     up: int = -1
+
+    def __init__(self, up: int = -1) -> None:
+        self.up = up
 
     def copy(self) -> UpState:
         """An independent copy (every field given: no generic copy on the hot path)."""
@@ -122,12 +125,16 @@ class UpCard(Component):
         return Declared((), 0, "turns a card face up; no action")
 
 
-@dataclass
+@dataclass(init=False)
 class ExchangeState(PhaseState):
     """Who may exchange this hand, and whether they did."""
 
     seat: int = -1
     taken: bool = False
+
+    def __init__(self, seat: int = -1, taken: bool = False) -> None:
+        self.seat = seat
+        self.taken = taken
 
     def copy(self) -> ExchangeState:
         """An independent copy (every field given: no generic copy on the hot path)."""

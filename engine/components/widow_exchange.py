@@ -45,7 +45,7 @@ POSITIONS = ("right_of_dealer", "dealer", "left_of_dealer")
 LIMITS = ("one", "any")
 
 
-@dataclass
+@dataclass(init=False)
 class WidowState(PhaseState):
     """How many seats have been asked, and who exchanged (immutable fields only)."""
 
@@ -53,6 +53,10 @@ class WidowState(PhaseState):
     """Seats asked so far (the position in ``order`` of the seat to act)."""
     exchanged: tuple[int, ...] = ()
     """The seats that took the widow this hand, in order."""
+
+    def __init__(self, asked: int = 0, exchanged: tuple[int, ...] = ()) -> None:
+        self.asked = asked
+        self.exchanged = exchanged
 
     def copy(self) -> WidowState:
         """An independent copy (every field given: no generic copy on the hot path)."""
