@@ -11,7 +11,8 @@ Two loops play a match, and give the same match move for move:
 * :func:`play_bulk` is the bulk loop behind ``Game.simulate`` and ``cardspec simulate --fast``. An
   action a bot takes from the phase's own legal list is legal by construction, so the loop skips the
   second legality check ``State.apply`` makes and the per-step :class:`~cardspec.engine.state.Step`
-  record, and calls the phase's doer directly. It keeps the action bound.
+  record, and calls the phase's doer for a listed action (``Component.apply_listed``) directly. It keeps the
+  action bound.
 
 ``tests/test_bulk.py`` holds the two loops to byte-identical records under every option set of every
 system (random and rule bots), in whole matches of every system with every bot, and with a bot per seat.
@@ -92,7 +93,7 @@ def play_bulk(game: Game, seed: int, bots: Bots, hand_limit: int | None = None) 
         comp, cur = st.comp, st.cur
         a = choose[st.controller[cur]](st, comp.legal(st))
         history.append((cur, a, st.phase))
-        comp.apply(st, a)
+        comp.apply_listed(st, a)  # the phase's own list gave it: legal
     return st, len(history)
 
 

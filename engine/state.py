@@ -35,7 +35,7 @@ STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "seat_piles", "contract", "tally", "history", "hand_results", "winners",
     "extra_hand", "hand_start", "chance_count", "comp", "cstate", "ring", "controller", "sides", "dealt",
-    "first_hand", "hand_limit", "halted", "start", "unseen", "contenders",
+    "first_hand", "hand_limit", "halted", "start", "unseen", "contenders", "listed",
 )
 
 
@@ -109,6 +109,10 @@ class State:
     halted: str | None
     """Why play stopped before the match was over: ``"hand_limit"`` (the hands asked for are played) or
     ``"no_deal"`` (no seed and no explicit deal for the next hand); None while play goes on."""
+    listed: tuple[tuple[int, int, int, int], tuple[Action, ...]] | None
+    """The last list :meth:`legal_actions` made for a phase whose check is that list
+    (``Component.checks_by_listing``), with the position it is for (:meth:`list_key`), so that :meth:`apply`
+    carries out an action from it with no second listing; None: none kept (each :meth:`apply` drops it)."""
 
     def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None,
                  start: Mapping[str, Any] | None = None, hand_limit: int | None = None, *,
@@ -130,6 +134,7 @@ class State:
         self.winners = None
         self.extra_hand = False
         self.contenders = ()
+        self.listed = None
         if start is not None:
             self._start_from(start)
         if deals:
@@ -394,7 +399,18 @@ class State:
         """Every legal action, sorted; empty only when play is over (:meth:`is_terminal`)."""
         if self.winners is not None or self.halted is not None:
             return []
-        return self.comp.legal(self)
+        comp = self.comp
+        acts = comp.legal(self)
+        if comp.checks_by_listing:
+            self.listed = (self.list_key(), tuple(acts))
+        return acts
+
+    def list_key(self) -> tuple[int, int, int, int]:
+        """What tells this position from the others a list of legal actions may have been made for: the
+        actions applied (each changes the position), with the phase, the seat to act and its hand as a
+        guard against a state changed from outside."""
+        cur = self.cur
+        return len(self.history), self.phase, cur, self.hands[cur] if cur >= 0 else -1
 
     def legal_action_names(self) -> list[str]:
         """``legal_actions()`` as names."""
@@ -426,8 +442,15 @@ class State:
         if len(history) >= self.game.action_bound:
             raise ActionBoundError(f"the match reached its action bound of {self.game.action_bound} actions "
                                    f"(hand {self.hand_no}) without ending")
+        listed = self.listed
+        if listed is not None:  # kept for a position this action ends (or, refused, leaves: listed again then)
+            self.listed = None
+            if a not in listed[1] or listed[0] != self.list_key():
+                listed = None
         history.append((seat, a, self.phase))
-        if not self.comp.try_apply(self, a):
+        if listed is not None:  # listed for this very position: legal, carried out with no second listing
+            self.comp.apply_listed(self, a)
+        elif not self.comp.try_apply(self, a):
             history.pop()
             self.check(a)
         ended = self.hand_no != hand or self.winners is not None or self.halted is not None  # halted: at a hand's end
@@ -475,6 +498,7 @@ class State:
         new.halted = self.halted
         new.start = self.start
         new.contenders = self.contenders
+        new.listed = self.listed
         new.active = self.active[:]
         new.counters = self.counters[:]
         new.hands = self.hands[:]

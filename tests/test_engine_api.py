@@ -238,3 +238,84 @@ def test_a_copy_holds_every_field_of_the_state(system: str) -> None:
         c.apply(a)
         assert c.history[:-1] == st.history and c.history[-1][1] == a
         st.apply(a)
+
+
+LISTING_SYSTEMS = ["euchre", "bid-euchre", "buck-euchre", "dirty-clubs", "bird-dog-2p"]
+"""Systems with a phase whose check is its list of legal actions (turn-up trump, an auction, an up-card exchange)."""
+LISTS_READ_HANDS = {"euchre", "buck-euchre", "dirty-clubs"}
+"""Those whose listing phases list discards (from the hand held); the others' list bids and passes only."""
+
+
+@pytest.mark.parametrize("system", LISTING_SYSTEMS)
+def test_the_kept_list_admits_exactly_the_actions_legal_at_its_own_position(system: str) -> None:
+    """``State.legal_actions()`` keeps its list for a phase that ``checks_by_listing``, and ``apply`` carries out
+    an action from it without listing again, only at the position the list was made for: on a copy (which keeps
+    the list), each action of the last position's list that is not legal now is refused, naming the clause, as it
+    is on a copy that never listed anything; each legal one is carried out as it is there."""
+    import random
+
+    g = Game.from_system(system)
+    assert any(ph.checks_by_listing for ph in g.phases)
+    rng = random.Random(5)
+    st = g.new_initial_state(11, hand_limit=3)
+    kept = refused = guarded = 0
+    before: list[int] = []
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        if st.comp.checks_by_listing:
+            kept += 1
+            assert st.listed is not None and st.listed[1] == tuple(legal) and st.listed[0] == st.list_key()
+            for b in dict.fromkeys(before + legal[:3]):
+                kept_list, fresh = st.copy(), st.copy()
+                fresh.listed = None  # a copy that never listed: its check lists afresh
+                assert kept_list.listed == st.listed
+                if b in legal:
+                    kept_list.apply(b)
+                    fresh.apply(b)
+                    assert kept_list.history == fresh.history and kept_list.hands == fresh.hands
+                    assert kept_list.cstate == fresh.cstate and kept_list.cur == fresh.cur
+                else:
+                    refused += 1
+                    for x in (kept_list, fresh):
+                        with pytest.raises(IllegalActionError):
+                            x.apply(b)
+                    assert kept_list.listed is None  # dropped: the next try lists afresh
+            changed, fresh = st.copy(), st.copy()
+            changed.hands[st.cur] = fresh.hands[st.cur] = 0  # from outside: the kept list is for another position
+            fresh.listed = None
+            assert changed.listed is not None and changed.listed[0] != changed.list_key()
+            outcomes = []
+            for x in (changed, fresh):
+                try:
+                    x.apply(legal[-1])
+                    outcomes.append((x.history, x.hands, x.cur))
+                except IllegalActionError as e:
+                    outcomes.append(str(e))
+            assert outcomes[0] == outcomes[1]
+            guarded += isinstance(outcomes[0], str)
+        else:
+            assert st.listed is None  # no list kept for a phase with a check of its own
+        before = legal
+        st.apply(rng.choice(legal))
+    assert kept > 0 and refused > 0
+    assert guarded > 0 or system not in LISTS_READ_HANDS  # a list of bids reads no hand: nothing to guard
+
+
+@pytest.mark.pure_only  # counts the calls of a component's legal(), patched on the instance
+def test_an_action_just_listed_is_checked_without_listing_again() -> None:
+    g = Game.from_system("euchre")
+    st = g.new_initial_state(3)
+    comp = st.comp
+    assert comp.checks_by_listing
+    calls = []
+    real = comp.legal
+    comp.legal = lambda s: calls.append(1) or real(s)  # type: ignore[method-assign]
+    try:
+        legal = st.legal_actions()
+        assert len(calls) == 1
+        st.apply(legal[0])  # listed for this very position: a look-up
+        assert len(calls) == 1
+        st.apply(st.copy().legal_actions()[0])  # listed on a copy only: this state lists afresh to check it
+        assert len(calls) == 3
+    finally:
+        del comp.legal

@@ -132,6 +132,7 @@ class Auction(CheckingDoer):
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
+        self.checks_by_listing = True  # its check is the list of legal actions
         self.min_bid: int = d["min"]
         self.max_bid: int = d["max"]
         self.suit_in_bid: bool = d["suit_in_bid"]
@@ -273,6 +274,9 @@ class Auction(CheckingDoer):
             return False
         self._do(st, a)
         return True
+
+    def apply_listed(self, st: State, a: Action) -> None:
+        self._do(st, a)
 
     def _do(self, st: State, a: Action) -> None:
         cs = self._s(st)

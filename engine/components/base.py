@@ -65,6 +65,12 @@ class Component:
         self.file = file
         self.source = Source(**d["source"])
         self.game: Game | None = None
+        self.checks_by_listing = False
+        """Whether the component's legality check lists every legal action (as :meth:`is_legal`'s default
+        does): then ``State.legal_actions()`` keeps the list it returns (``State.listed``), and ``State.apply``
+        carries out an action from it, applied next, with :meth:`apply_listed`, not listing them all again. A
+        component with a check of its own leaves it False, and no list is kept. (An instance attribute: the
+        compiled build reads it as a struct field.)"""
 
     # --- building -----------------------------------------------------------------
     def action_sigs(self) -> list[KindSig]:
@@ -185,6 +191,13 @@ class Component:
         if a in legal:
             return True
         return st.game.deck.has_copies and st.cur >= 0 and self.codec.canonical(a, st.hands[st.cur]) in legal
+
+    def apply_listed(self, st: State, a: Action) -> None:
+        """Carry out ``a``, which :meth:`legal` listed for this very position (``State.apply``, when
+        ``State.legal_actions()`` kept the list; the bulk loop): legal, so a component that :attr:`checks_by_listing`
+        does not list them all again. By default the doer, :meth:`apply`; a :class:`CheckingDoer` that lists to
+        check gives its doer without the check."""
+        self.apply(st, a)
 
     def representative(self, st: State, a: Action) -> Action:
         """The action that ``legal_actions()`` lists for ``a``'s class of equivalent actions.

@@ -148,6 +148,7 @@ class UpCardExchange(CheckingDoer):
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
+        self.checks_by_listing = True  # its check is the list of legal actions
         self.pile: str = d["pile"]
         self.who: tuple[str, ...] = tuple(d["who"])
         self.optional: bool = d.get("optional", True)
@@ -213,6 +214,10 @@ class UpCardExchange(CheckingDoer):
     def try_apply(self, st: State, a: Action) -> bool:
         if not self.is_legal(st, a):
             return False
+        self.apply_listed(st, a)
+        return True
+
+    def apply_listed(self, st: State, a: Action) -> None:
         if a != self.pass_action:
             c = self.codec.cards(a)[0]
             pile = st.piles[self.pile]
@@ -221,7 +226,6 @@ class UpCardExchange(CheckingDoer):
             pile.append(c)
             self._s(st).taken = True
         st.next_phase()
-        return True
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         if a == self.pass_action:
