@@ -33,7 +33,7 @@ for the bound. Contracts are PEP 316 docstring lines, as in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from itertools import pairwise
 
 SET = 1
@@ -616,80 +616,20 @@ def out_screen(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool,
     >>> out_discards((8, 8, 6, 4), (S, H, S, D), (False,) * 3 + (True,), SET | RUN, 3, 1)  # a bound: 9H 7S and a wild meld nothing
     (1, 2)
     """
-    return screen_faces(tuple(zip(ranks, suits, wild, strict=True)), kinds, min_size, min_natural,
-                        unmeldable_ranks, (n_ranks, ace_rank, ace_low, ace_high, wrap))
-
-
-def screen_faces(cards: Sequence[tuple[int, int, bool]], kinds: int, min_size: int, min_natural: int,
-                 unmeldable_ranks: tuple[int, ...], lines: tuple[int, int, bool, bool, bool]) -> tuple[int, ...]:
-    """:func:`out_screen` of the cards given as (rank, suit, wild); ``lines`` are the arguments of :func:`run_lines`.
-
-    It runs on every discard of a rummy turn, and usually rules every card out, so it keeps to lists indexed
-    by rank and one pass that sums the shares as it goes."""
-    n_ranks = lines[0]
-    n_wild = 0
-    count = [0] * n_ranks
-    have: dict[int, int] = {}  # suit -> its naturals' ranks, as a bit mask
-    for r, s, w in cards:
-        if w:
-            n_wild += 1
-        elif r >= 0:
-            count[r] += 1
-            if s >= 0:
-                have[s] = have.get(s, 0) | 1 << r
-    no = _NO_MELD
-    set_share = [no] * n_ranks
-    if kinds & SET:
-        for r in range(n_ranks):
-            c = count[r]
-            if c and c >= min_natural and c + n_wild >= min_size and r not in unmeldable_ranks:
-                set_share[r] = max(0, min_size - c) * _SHARE // c
-    runs: dict[int, tuple[int, ...]] = {}
-    if kinds & RUN and have:
-        key = (n_wild, min_size, min_natural, *lines)
-        tables = _share_tables.get(key)
-        if tables is None:
-            tables = _share_tables[key] = {}
-        elif len(tables) > _SHARE_TABLES_LIMIT:
-            tables.clear()
-        for s, mask in have.items():
-            shares_of = tables.get(mask)
-            if shares_of is None:
-                shares_of = tables[mask] = _run_shares(mask, n_wild, min_size, min_natural, run_lines(*lines),
-                                                       lines[4], n_ranks)
-            runs[s] = shares_of
-    shares: list[int] = []
-    total = top = 0
-    for r, s, w in cards:
-        if w:
-            share = 0
-        elif r < 0:
-            share = no
-        else:
-            share = set_share[r]
-            run = runs.get(s)
-            if run is not None and run[r] < share:
-                share = run[r]
-        shares.append(share)
-        total += share
-        if share > top:
-            top = share
-    least = total - n_wild * _SHARE  # card i may go when its share is at least this (+ one wild's, if wild)
-    if top < least:
-        return ()
-    return tuple(i for i, (share, (_, _, w)) in enumerate(zip(shares, cards, strict=True))
-                 if share >= least + w * _SHARE)
+    return tuple(screen_held(list(range(len(ranks))), ranks, suits, wild, max(suits, default=-1) + 1, kinds, min_size,
+                             min_natural, (n_ranks, ace_rank, ace_low, ace_high, wrap), unmeldable_ranks))
 
 
 def screen_held(held: list[int], rank_of: tuple[int, ...], suit_of: tuple[int, ...], wild: tuple[bool, ...],
-                n_suits: int, kinds: int, min_size: int, min_natural: int,
-                lines: tuple[int, int, bool, bool, bool]) -> list[int]:
-    """:func:`screen_faces` of the cards ``held`` (card ids; no unmeldable ranks): the cards it leaves, in order.
+                n_suits: int, kinds: int, min_size: int, min_natural: int, lines: tuple[int, int, bool, bool, bool],
+                unmeldable_ranks: tuple[int, ...] = ()) -> list[int]:
+    """:func:`out_screen` of the cards ``held`` (card ids): those that may be discards, in the order held.
 
     Card ``c`` has rank ``rank_of[c]`` and suit ``suit_of[c]`` (below ``n_suits``; -1 for none), and is wild when
-    ``wild[c]``. The same screen over card ids and per-card tables, with no (rank, suit, wild) tuple per card: a
-    draw-and-discard turn asks it on every discard (:meth:`~cardspec.engine.components.melding.MeldRules.
-    out_discards`), where building those tuples cost as much as the screen.
+    ``wild[c]``; ``lines`` are the arguments of :func:`run_lines`. Card ids and per-card tables, with no tuple per
+    card: a draw-and-discard turn asks it on every discard (:meth:`~cardspec.engine.components.melding.
+    MeldRules.out_discards`), and it usually rules every card out. It keeps to lists indexed by rank and suit,
+    and one pass that sums the shares.
 
     pre: len(rank_of) == len(suit_of) == len(wild) and all(0 <= c < len(rank_of) for c in held)
     pre: all(-1 <= s < n_suits for s in suit_of) and all(-1 <= r < lines[0] for r in rank_of) and lines[0] >= 1
@@ -722,7 +662,7 @@ def screen_held(held: list[int], rank_of: tuple[int, ...], suit_of: tuple[int, .
     if kinds & SET:
         for r in range(n_ranks):
             k = count[r]
-            if k and k >= min_natural and k + n_wild >= min_size:
+            if k and k >= min_natural and k + n_wild >= min_size and r not in unmeldable_ranks:
                 set_share[r] = max(0, min_size - k) * _SHARE // k
     runs: list[tuple[int, ...] | None] = [None] * n_suits
     if kinds & RUN:

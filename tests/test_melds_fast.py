@@ -131,9 +131,9 @@ def test_searches_agree_with_brute_force(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_screen_of_card_ids_is_the_screen_of_their_faces(seed: int) -> None:
-    """:func:`melds.screen_held` (the form a rummy turn runs, over card ids and per-card tables) keeps exactly the
-    cards :func:`melds.out_screen` keeps, on hands with jokers, copies and wild cards (card ``i`` of the hand is a
-    card id spread out among others, so that the tables hold cards the hand does not)."""
+    """:func:`melds.screen_held` (the form a rummy turn runs, over card ids and per-card tables) keeps the cards
+    :func:`melds.out_screen` keeps, whatever the ids: card ``i`` of the hand is a card id spread out among others of
+    random faces, so that the tables hold cards the hand does not (jokers, copies and wild cards included)."""
     rng = random.Random(300 + seed)
     kept_any = 0
     for _ in range(150):
