@@ -243,7 +243,7 @@ def why_rows(game: Game, facts: Mapping[str, Any]) -> list[str]:
     """For one entity's facts, the row of each scoring table that applied: the table, the row number, the facts
     it read, its output, and the row's quote."""
     out = []
-    for u in game.scoring.explain(facts):
+    for u in game.scoring.explain(dict(facts)):
         shown = ", ".join(_fact(f, v) for f, v in u.facts.items())
         quote = f" — “{u.source.quote}”" if u.source is not None else ""
         out.append(f"{u.table} row {u.row} ({shown}) gives {u.points}{quote}")

@@ -80,9 +80,10 @@ class Contract:
         """Whether someone made trump (it was not fixed by a turn-up, nor left unmade)."""
         return self.maker >= 0
 
-    def facts(self, seats: tuple[int, ...]) -> dict[str, Value]:
-        """The scoring facts ``maker`` (the entity of ``seats`` made it) and ``trump_made``."""
-        return {"maker": self.maker in seats, "trump_made": self.maker >= 0}
+    def add_facts(self, seats: tuple[int, ...], into: dict[str, Value]) -> None:
+        """The scoring facts ``maker`` (the entity of ``seats`` made it) and ``trump_made``, written into ``into``."""
+        into["maker"] = self.maker in seats
+        into["trump_made"] = self.maker >= 0
 
     def result_fields(self, game: Game) -> dict[str, Any]:
         """The contract in a hand's result: trump (a suit letter or None) and maker (a seat or None)."""

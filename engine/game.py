@@ -134,8 +134,8 @@ class Game:
         """The public per-seat counts the phases keep (``State.tally``)."""
         self.settles_contract = any(ph.settles_contract for ph in self.phases)
         self.fact_phases: tuple[Component, ...] = tuple(
-            ph for ph in self.phases if type(ph).hand_facts is not Component.hand_facts)
-        """The phases that offer scoring facts (``hand_facts``)."""
+            ph for ph in self.phases if type(ph).add_facts is not Component.add_facts)
+        """The phases that offer scoring facts (``add_facts``)."""
         self.result_phases: tuple[Component, ...] = tuple(
             ph for ph in self.phases if type(ph).result_fields is not Component.result_fields)
         """The phases that add fields to a hand's result (``result_fields``)."""

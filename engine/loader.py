@@ -17,6 +17,7 @@ import itertools
 import json
 import reprlib
 import stat
+import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -32,6 +33,8 @@ MAX_BYTES = 1_000_000
 MAX_DEPTH = 48
 MAX_NODES = 50_000
 MAX_SCHEMA_ERRORS = 1_000
+INTERN_UP_TO = 64
+"""Strings of a spec up to this length are interned as they are read (names; not the quotes)."""
 
 # Explicit tags are refused except those of plain JSON-like data.
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null",
@@ -134,7 +137,7 @@ def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str,
     if isinstance(node, yaml.SequenceNode):
         return [_convert(v, (*path, i), lines, file, loader) for i, v in enumerate(node.value)]
     try:
-        return loader.construct_object(node, deep=True)
+        value = loader.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
         problem, _ = _yaml_problem(exc)
         raise SpecError(f"bad value: {problem}", file, node.start_mark.line + 1,
@@ -142,6 +145,9 @@ def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str,
     except (ValueError, OverflowError) as exc:  # e.g. an integer of 5000 digits
         raise SpecError(f"bad value: {str(exc)[:120]}", file, node.start_mark.line + 1,
                         _dotted(path)) from None
+    # names (zones, tallies, facts, choices) become dict keys that play looks up by the same names written in
+    # the engine's source, which Python interns: interned here too, a look-up finds its key by identity
+    return sys.intern(value) if type(value) is str and len(value) <= INTERN_UP_TO else value
 
 
 def load_yaml_text(text: str, file: str) -> LoadedYaml:

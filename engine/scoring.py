@@ -241,7 +241,7 @@ class Scoring:
         for e, team in enumerate(g.teams):
             f: dict[str, Value] = {}
             for ph in g.fact_phases:
-                f.update(ph.hand_facts(st, team))
+                ph.add_facts(st, team, f)
             if valued is not None:
                 f.update(valued[e])
             if self.pair_ranks:  # the scoring clause's own facts
@@ -270,7 +270,7 @@ class Scoring:
                 others = [out[o][name] for o in range(len(out)) if o != e]
                 f[f"{name}_against"] = "made" if "made" in others else "broken" if "broken" in others else "none"
 
-    def explain(self, facts: Mapping[str, Value]) -> list[RowUse]:
+    def explain(self, facts: dict[str, Value]) -> list[RowUse]:
         """Each table's row for one entity's facts (as :meth:`score` gathered them), in table order."""
         out = []
         for t in self.tables:
@@ -279,7 +279,7 @@ class Scoring:
                               row.source, {n: facts[n] for n in sorted(t.facts_needed()) if n in facts}))
         return out
 
-    def cite(self, facts: Mapping[str, Value]) -> tuple[Source | None, dict[str, Value]]:
+    def cite(self, facts: dict[str, Value]) -> tuple[Source | None, dict[str, Value]]:
         """The clause an audit cites for an entity's score, and every fact the tables read: the row of the
         first table that gives the entity points (else of the first table whose row cites a clause; else the
         first table's own clause)."""
@@ -294,7 +294,12 @@ class Scoring:
     def score(self, st: State) -> tuple[list[int], list[dict[str, Value]]]:
         """Points for each entity, and the facts they came from."""
         facts = self.hand_facts(st)
-        pts = [sum(t.evaluate(f) for t in self.tables) for f in facts]
+        pts = []
+        for f in facts:  # loops, not sum() over a generator: a compiled build makes a generator object per sum
+            p = 0
+            for t in self.tables:
+                p += t.evaluate(f)
+            pts.append(p)
         for e, team in enumerate(st.game.teams):
             if not any(st.active[s] for s in team):
                 pts[e] = 0

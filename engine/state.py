@@ -109,7 +109,7 @@ class State:
     halted: str | None
     """Why play stopped before the match was over: ``"hand_limit"`` (the hands asked for are played) or
     ``"no_deal"`` (no seed and no explicit deal for the next hand); None while play goes on."""
-    listed: tuple[tuple[int, int, int, int], tuple[Action, ...]] | None
+    listed: tuple[tuple[int, int, int, int, int], tuple[Action, ...]] | None
     """The last list :meth:`legal_actions` made for a phase whose check is that list
     (``Component.checks_by_listing``), with the position it is for (:meth:`list_key`), so that :meth:`apply`
     carries out an action from it with no second listing; None: none kept (each :meth:`apply` drops it)."""
@@ -326,7 +326,9 @@ class State:
         r: dict[str, Any] = {"hand": self.hand_no, "dealer": self.dealer}
         if g.settles_contract:
             r.update(self.contract.result_fields(g))
-        r.update(thrown_in=thrown_in, scores=scores, totals=list(self.counters))
+        r["thrown_in"] = thrown_in  # one key at a time: a compiled build calls update(**kw) generically
+        r["scores"] = scores
+        r["totals"] = list(self.counters)
         for ph in g.result_phases:
             r.update(ph.result_fields(self))
         return r
@@ -405,12 +407,19 @@ class State:
             self.listed = (self.list_key(), tuple(acts))
         return acts
 
-    def list_key(self) -> tuple[int, int, int, int]:
+    def list_key(self) -> tuple[int, int, int, int, int]:
         """What tells this position from the others a list of legal actions may have been made for: the
-        actions applied (each changes the position), with the phase, the seat to act and its hand as a
-        guard against a state changed from outside."""
+        actions applied (each changes the position), with the phase, the seat to act, its hand and the sizes
+        of the zones the phase's list reads (``Component.list_piles``, packed in one int) as a guard against a
+        state changed from outside."""
         cur = self.cur
-        return len(self.history), self.phase, cur, self.hands[cur] if cur >= 0 else -1
+        sizes = 0
+        zones = self.comp.list_piles
+        if zones:
+            piles = self.piles
+            for z in zones:
+                sizes = sizes << 24 | len(piles[z])
+        return len(self.history), self.phase, cur, self.hands[cur] if cur >= 0 else -1, sizes
 
     def legal_action_names(self) -> list[str]:
         """``legal_actions()`` as names."""

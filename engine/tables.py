@@ -59,9 +59,12 @@ class Row:
         """Whether every condition holds."""
         return all(facts[k] in vals for k, vals in self.allowed.items())
 
-    def output(self, facts: Mapping[str, Any]) -> int:
-        """The row's result for these facts."""
-        return self.add + sum(coef * int(facts[f]) for f, coef in self.per.items())
+    def output(self, facts: dict[str, Any]) -> int:
+        """The row's result for these facts (a dict: a compiled build reads it natively)."""
+        out = self.add
+        for f, coef in self.per.items():
+            out += coef * int(facts[f])
+        return out
 
 
 def _domain(name: str, spec: Mapping[str, Any], file: str) -> tuple[Value, ...]:
@@ -145,7 +148,7 @@ class DecisionTable:
             need |= set(r.per)
         return need
 
-    def select(self, facts: Mapping[str, Value]) -> Row:
+    def select(self, facts: dict[str, Value]) -> Row:
         """The row that applies under the hit policy."""
         matching = [r for r in self.rows if r.matches(facts)]
         if not matching:
@@ -160,7 +163,7 @@ class DecisionTable:
             raise TableError(f"table '{self.id}': {len(matching)} rows match {dict(facts)}")
         return matching[0]
 
-    def evaluate(self, facts: Mapping[str, Any]) -> int:
+    def evaluate(self, facts: dict[str, Any]) -> int:
         """The table's output for these facts (the row choice is memoised by input values)."""
         key = tuple([facts[i.name] for i in self.inputs])
         row = self._memo.get(key)

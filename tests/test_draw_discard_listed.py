@@ -1,5 +1,6 @@
-"""``draw_discard`` remembers its last legal list so that applying a listed action does not build the list
-again: the memory must never let through an action that is not legal in the position it is applied in."""
+"""``draw_discard`` checks an action by listing the legal ones (``checks_by_listing``), so ``State`` keeps the list
+``legal_actions()`` made and applies an action from it without listing again: the kept list must never let through
+an action that is not legal in the position it is applied in."""
 
 from __future__ import annotations
 
@@ -30,11 +31,10 @@ def test_every_position_agrees_with_a_fresh_list(sid: str) -> None:
     for seed in range(3):
         st = game.new_initial_state(seed)
         while not st.is_terminal() and len(st.hand_results) < 2:
-            fresh = st.copy()  # its own phase states (State.copy copies them)
-            for x in fresh.cstate:  # forget the remembered list
-                if x is not None and hasattr(x, "listed"):
-                    x.listed = ((), ())
             legal = st.legal_actions()
+            assert st.listed is not None and st.listed[1] == tuple(legal)
+            fresh = st.copy()
+            fresh.listed = None  # forget the kept list
             probe = sorted({*legal, *(a + d for a in legal for d in (-1, 1) if a + d >= 0)})
             assert [st.can_apply(a) for a in probe] == [fresh.can_apply(a) for a in probe]
             assert all(st.can_apply(a) for a in legal)
@@ -65,3 +65,21 @@ def test_copies_that_part_ways_keep_their_own_lists(sid: str) -> None:
         stale = [a for a in legal if a not in now and s.game.codec.kind(a) == "discard"]
         assert stale and not any(s.can_apply(a) for a in stale)
 
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_a_pile_emptied_after_listing_is_read_afresh(sid: str) -> None:
+    """A draw from the discard pile, listed, is refused once the pile was emptied from outside (the sizes of the
+    stock and the discard pile are part of the position a list is kept for), as on a copy that never listed."""
+    st = Game.from_system(sid).new_initial_state(3)
+    codec = st.game.codec
+    while "draw_discard" not in [codec.kind(a) for a in st.legal_actions()]:
+        st.apply(st.legal_actions()[0])
+    legal = st.legal_actions()
+    take = next(a for a in legal if codec.kind(a) == "draw_discard")
+    fresh = st.copy()
+    fresh.listed = None
+    for x in (st, fresh):
+        x.piles[x.comp.discard].clear()  # type: ignore[attr-defined]
+        with pytest.raises(IllegalActionError):
+            x.apply(take)

@@ -240,9 +240,11 @@ def test_a_copy_holds_every_field_of_the_state(system: str) -> None:
         st.apply(a)
 
 
-LISTING_SYSTEMS = ["euchre", "bid-euchre", "buck-euchre", "dirty-clubs", "bird-dog-2p"]
-"""Systems with a phase whose check is its list of legal actions (turn-up trump, an auction, an up-card exchange)."""
-LISTS_READ_HANDS = {"euchre", "buck-euchre", "dirty-clubs"}
+LISTING_SYSTEMS = ["euchre", "bid-euchre", "buck-euchre", "dirty-clubs", "bird-dog-2p", "riding-the-bus",
+                   "the-card-game"]
+"""Systems with a phase whose check is its list of legal actions (turn-up trump, an auction, an up-card exchange,
+draw-and-discard turns)."""
+LISTS_READ_HANDS = {"euchre", "buck-euchre", "dirty-clubs", "riding-the-bus", "the-card-game"}
 """Those whose listing phases list discards (from the hand held); the others' list bids and passes only."""
 
 
@@ -281,7 +283,8 @@ def test_the_kept_list_admits_exactly_the_actions_legal_at_its_own_position(syst
                             x.apply(b)
                     assert kept_list.listed is None  # dropped: the next try lists afresh
             changed, fresh = st.copy(), st.copy()
-            changed.hands[st.cur] = fresh.hands[st.cur] = 0  # from outside: the kept list is for another position
+            hand = st.hands[st.cur]  # from outside: its highest card swapped for the lowest it lacks (same size)
+            changed.hands[st.cur] = fresh.hands[st.cur] = (hand ^ 1 << (hand.bit_length() - 1)) | (~hand & (hand + 1))
             fresh.listed = None
             assert changed.listed is not None and changed.listed[0] != changed.list_key()
             outcomes = []
@@ -319,3 +322,20 @@ def test_an_action_just_listed_is_checked_without_listing_again() -> None:
         assert len(calls) == 3
     finally:
         del comp.legal
+
+
+def test_the_names_a_spec_gives_are_interned() -> None:
+    """The loader interns a spec's short strings (zone, tally, fact and choice names), so that play's dict
+    look-ups by the names written in the engine's source find their keys by identity; quotes are left alone."""
+    import sys
+
+    from cardspec.engine.loader import INTERN_UP_TO, load_yaml_text
+
+    loaded = load_yaml_text("zones: {trick: table}\nquote: " + "x" * (INTERN_UP_TO + 1) + "\n", "x.yaml").data
+    key = next(iter(loaded["zones"]))
+    assert key is sys.intern("tr" + "ick") and loaded["zones"][key] is sys.intern("tab" + "le")
+    assert loaded["quote"] is not sys.intern("x" * (INTERN_UP_TO + 1))
+    g = Game.from_system("euchre")
+    st = g.new_initial_state(1)
+    assert all(name is sys.intern(name) for name in [*st.piles, *st.seat_piles, *st.tally])
+    assert all(i.name is sys.intern(i.name) for t in g.scoring.tables for i in t.inputs)

@@ -364,21 +364,25 @@ class Auction(CheckingDoer):
         cs = self._s(st)
         return (cs.bidder, cs.high, cs.suit) if cs.bidder >= 0 else None
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         cs = self._s(st)
-        facts = st.contract.facts(seats)
+        st.contract.add_facts(seats, into)
         if self.moon_declared:
-            facts["moon"] = "none"
+            into["moon"] = "none"
         if cs.bidder < 0 or cs.bidder not in seats:
-            return {**facts, "contract": "none", "bid": 0}
+            into["contract"] = "none"
+            into["bid"] = 0
+            return
         tricks = st.tally["tricks"]
         if cs.moon:  # made when the other entities took no trick
             made = not any(tricks[s] for s in range(len(tricks)) if s not in seats)
-            return {**facts, "moon": "made" if made else "set", "contract": "made" if made else "set",
-                    "bid": cs.high}
+            into["moon"] = into["contract"] = "made" if made else "set"
+            into["bid"] = cs.high
+            return
         took = sum(tricks[s] for s in seats)
         need = self.made_at if isinstance(self.made_at, int) else cs.high
-        return {**facts, "contract": "made" if took >= need else "set", "bid": cs.high}
+        into["contract"] = "made" if took >= need else "set"
+        into["bid"] = cs.high
 
     def fact_names(self) -> list[str]:
         return ["maker", "trump_made", "contract", "bid"] + (["moon"] if self.moon_declared else [])

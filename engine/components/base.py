@@ -71,6 +71,10 @@ class Component:
         carries out an action from it, applied next, with :meth:`apply_listed`, not listing them all again. A
         component with a check of its own leaves it False, and no list is kept. (An instance attribute: the
         compiled build reads it as a struct field.)"""
+        self.list_piles: tuple[str, ...] = ()
+        """The table's zones whose sizes the list also depends on (``State.list_key`` adds them, so that a list
+        kept for a position is not used once those zones were changed from outside; draw_discard's stock and
+        discard pile)."""
 
     # --- building -----------------------------------------------------------------
     def action_sigs(self) -> list[KindSig]:
@@ -134,12 +138,18 @@ class Component:
         """This component's state for a new hand (None: it keeps none)."""
         return None
 
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
+        """Write the scoring facts this component offers about a finished hand, for the entity of ``seats``,
+        into ``into`` (scoring gathers every part's facts of an entity in one dict, with no dict per part)."""
+
     def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
-        """Scoring facts this component offers about a finished hand, for the entity of ``seats``."""
-        return {}
+        """The facts :meth:`add_facts` writes, in a dict of their own."""
+        facts: dict[str, Value] = {}
+        self.add_facts(st, seats, facts)
+        return facts
 
     def fact_names(self) -> list[str]:
-        """The names of the facts :meth:`hand_facts` gives, whatever :meth:`declarations` says
+        """The names of the facts :meth:`add_facts` gives, whatever :meth:`declarations` says
         (scoring tells a fact that is offered but undeclared from one nobody offers)."""
         return []
 

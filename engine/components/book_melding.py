@@ -1356,7 +1356,7 @@ class BookMelding(CheckingDoer):
         return ["clean_books", "dirty_books", "wild_books", "melded", "melded_plain", "held", "went_out", "ended_by",
                 "set_aside", "laid_out"]
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         bs = self._bs(st)
         sides = {st.game.entity_of[s] for s in seats}
         clean = dirty = wild = 0
@@ -1367,13 +1367,13 @@ class BookMelding(CheckingDoer):
         held = sum(self.penalty[c] for s in seats
                    for c in deck.cards_of(st.hands[s] | self.reserve_of(st, s)))
         mine = [m for m in bs.melds if m[0] in sides]
-        return {"clean_books": clean, "dirty_books": dirty, "wild_books": wild,
+        into.update({"clean_books": clean, "dirty_books": dirty, "wild_books": wild,
                 "melded": sum(self.value[c] for m in mine for c in m[3]),
                 "melded_plain": sum(self.value[c] for m in mine if self.book_kind(m) != "wild" for c in m[3]),
                 "held": held, "went_out": bs.out_seat in seats, "ended_by": bs.ended_by or "exhausted",
                 "set_aside": sum(st.seat_piles[self.aside_zone][s].bit_count() for s in seats) if self.aside_zone
                 else 0,
-                "laid_out": any(bs.laid_out >> s & 1 for s in seats)}
+                "laid_out": any(bs.laid_out >> s & 1 for s in seats)})
 
     def result_fields(self, st: State) -> dict[str, Any]:
         bs = self._bs(st)

@@ -629,10 +629,11 @@ class ClimbingTricks(CheckingDoer):
         return {"trick_winners": list(cs.winners), "start_player": cs.start, "losers": list(cs.losers),
                 "top_last": cs.top}
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         """``loser``: a seat of the entity holds the highest revealed card; ``top_last``: its value."""
         cs = self._s(st)
-        return {"loser": any(s in cs.losers for s in seats), "top_last": cs.top}
+        into["loser"] = any(s in cs.losers for s in seats)
+        into["top_last"] = cs.top
 
     def fact_names(self) -> list[str]:
         return ["loser", "top_last"]

@@ -112,7 +112,8 @@ class DealRules:
         hands = [0] * players
         piles: dict[str, list[Card]] = {}
         on_seat = self.pile_of_seat
-        for s, where in zip(seats, positions, strict=True):
+        for j in range(len(positions)):  # by index: a compiled build runs zip(strict=True) as a generic call
+            s, where = seats[j], positions[j]
             if on_seat and s in on_seat:
                 piles[on_seat[s]] = [order[p] for p in where]
                 continue
@@ -121,6 +122,6 @@ class DealRules:
                 m |= 1 << order[p]
             hands[s] = m
         undealt = [pr for pr in self.piles if pr.seat < 0] if on_seat else self.piles
-        for pr, sl in zip(undealt, slices, strict=True):
-            piles[pr.name] = order[sl][::-1]
+        for j in range(len(slices)):  # the layout has one slice per undealt pile
+            piles[undealt[j].name] = order[slices[j]][::-1]
         return hands, {pr.name: piles[pr.name] for pr in self.piles} if on_seat else piles

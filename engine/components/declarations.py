@@ -64,6 +64,7 @@ without ``reveal``, and ``turn_declaration``).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -145,7 +146,7 @@ class Declarations(Component):
             raise SpecError("turn_declaration: yields needs limit: one and also_on_turns_of (a declaration made on "
                             "a host's turn to yield)", file, key=f"{key}.turn_declaration")
         self.bit = 0
-        self.against = f"{self.choice}_against"
+        self.against = sys.intern(f"{self.choice}_against")  # interned, as the loader interns names
         fd = d.get("forced")
         self.forced: tuple[str, str] | None = (fd["maker"], fd["made_by"]) if fd else None
         """(whose making forces the declaration: ``dealer_partner`` or ``dealer``; ``turn_up`` or ``any``)."""
@@ -192,7 +193,7 @@ class Declarations(Component):
     def fact_names(self) -> list[str]:
         return [self.choice, self.against]
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         """A ``partner_sits_out`` declaration: ``<choice>`` (a seat of ``seats`` made it) and
         ``<choice>_against`` (another seat did). A ``zero_tricks_bet``: ``<choice>`` is ``none``
         (no seat of ``seats`` bet), ``broken`` (a bettor won a trick: the ``tricks`` tally) or ``made``, and
@@ -207,7 +208,9 @@ class Declarations(Component):
                         mine = True
                     else:
                         against = True
-            return {self.choice: mine, self.against: against}
+            into[self.choice] = mine
+            into[self.against] = against
+            return
         status = others = "none"
         tricks = st.tally["tricks"]
         for s, d in enumerate(decl):
@@ -221,7 +224,8 @@ class Declarations(Component):
                     others = "made"
                 elif others == "none":
                     others = "broken"
-        return {self.choice: status, self.against: others}
+        into[self.choice] = status
+        into[self.against] = others
 
     def declaration_facts(self) -> list[tuple[str, int, str]]:
         kind = "bet" if self.effect == "zero_tricks_bet" else "flag"

@@ -88,19 +88,12 @@ class TurnState(MeldState):
     """``buy``: the seats that bought this round, once per buy."""
     buy_for: int = -1
     """``buy``: the player whose turn waits while the others are asked to buy (-1: no buying under way)."""
-    moves: int = 0
-    """Actions applied this round (for :attr:`listed`: every action changes the position)."""
-    listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
-    """The last legal list and the position it was made for (``DrawDiscard._position``), so that applying an
-    action just listed is not checked by building the list a second time."""
 
     def __init__(
             self, out_seat: int = -1, final_left: int = 0, laid: tuple[tuple[Card, ...], ...] = (),
             later_out: tuple[int, ...] = (), turns: int = -1, stage: str = "draw", drawn: int = -1, knocker: int = -1,
             knock_left: int = 0, ended_by: str = "", laid_by: tuple[int, ...] = (), discarder: int = -1,
-            bought: tuple[int, ...] = (), buy_for: int = -1, moves: int = 0,
-            listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
-    ) -> None:
+            bought: tuple[int, ...] = (), buy_for: int = -1) -> None:
         self.out_seat = out_seat
         self.final_left = final_left
         self.laid = laid
@@ -115,14 +108,12 @@ class TurnState(MeldState):
         self.discarder = discarder
         self.bought = bought
         self.buy_for = buy_for
-        self.moves = moves
-        self.listed = listed
 
     def copy(self) -> TurnState:
         """An independent copy (every field given: no generic copy on the hot path)."""
         return TurnState(self.out_seat, self.final_left, self.laid, self.later_out, self.turns, self.stage,
                          self.drawn, self.knocker, self.knock_left, self.ended_by, self.laid_by, self.discarder,
-                         self.bought, self.buy_for, self.moves, self.listed)
+                         self.bought, self.buy_for)
 
 
 TURN_KEYS = ("jokers", "jokers_source", "lay_down", "lay_down_source")
@@ -240,6 +231,8 @@ class DrawDiscard(Component):
         super().__init__(d, key, file)
         self.stock: str = d["stock"]
         self.discard: str = d["discard"]
+        self.checks_by_listing = True  # its check is the list of legal actions (the base one)
+        self.list_piles = (self.discard, self.stock)  # the list reads them: their sizes guard it
         self.discard_drawn: str = d.get("discard_drawn", "allowed")
         ts = d.get("take_several")
         count = ts["count"] if ts else 0
@@ -382,17 +375,17 @@ class DrawDiscard(Component):
     def fact_names(self) -> list[str]:
         return ["knocker", "ended_by"] + (["deadwood", "went_out"] if self.melding is not None else [])
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         """``knocker`` (the entity knocked) and ``ended_by`` (how the round ended); with melding also
         ``deadwood`` (the entity's cards left, less their best melds) and ``went_out``."""
         ts = self._ms(st)
-        out: dict[str, Value] = {"knocker": ts.knocker in seats, "ended_by": ts.ended_by or "knock"}
+        into["knocker"] = ts.knocker in seats
+        into["ended_by"] = ts.ended_by or "knock"
         if self.melding is None:
-            return out
+            return
         ridx = st.game.round_index(st.hand_no)
-        out.update(deadwood=sum(self.melding.tally_deadwood(st.hands[s], ridx, ts.laid) for s in seats),
-                   went_out=ts.out_seat in seats)
-        return out
+        into["deadwood"] = sum(self.melding.tally_deadwood(st.hands[s], ridx, ts.laid) for s in seats)
+        into["went_out"] = ts.out_seat in seats
 
     def result_fields(self, st: State) -> dict[str, Any]:
         ms = self._ms(st)
@@ -538,23 +531,7 @@ class DrawDiscard(Component):
         self._begin_turn(st, st.next_seat(seat))
 
     # --- actions --------------------------------------------------------------------
-    def _position(self, st: State) -> tuple[int, ...]:
-        """What tells one position of this round from another: the actions applied (each changes it), with the
-        player to act, their hand and the piles' sizes as a guard against a state changed from outside."""
-        cur, piles = st.cur, st.piles
-        return (st.cstate[self.index].moves, cur, st.hands[cur],  # type: ignore[union-attr]
-                len(piles[self.discard]), len(piles[self.stock]))
-
     def legal(self, st: State) -> list[Action]:
-        acts = self._legal(st)
-        self._ms(st).listed = (self._position(st), tuple(acts))
-        return acts
-
-    def is_legal(self, st: State, a: Action) -> bool:
-        at, acts = st.cstate[self.index].listed  # type: ignore[union-attr]
-        return (a in acts and at == self._position(st)) or super().is_legal(st, a)
-
-    def _legal(self, st: State) -> list[Action]:
         deck = st.game.deck
         codec = self.codec
         hand = st.hands[st.cur]
@@ -604,7 +581,6 @@ class DrawDiscard(Component):
         k = self.codec.kind(a)
         seat = st.cur
         ms = self._ms(st)
-        ms.moves += 1
         if k in ("draw_stock", "draw_discard", "take", "knock"):
             ms.discarder = -1  # a discard can be bought only before the next player draws
         if k == "draw_stock" or k == "draw_discard":

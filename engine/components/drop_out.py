@@ -241,14 +241,13 @@ class DropOut(CheckingDoer):
         """The players who dropped out this hand, in order."""
         return list(self._s(st).dropped)
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         """``dropped``: every player of ``seats`` dropped out this hand; ``opposed``: a player of another
         entity, still in the match, did not."""
         dropped = self._s(st).dropped
         active = st.active
-        return {"dropped": bool(seats) and all(s in dropped for s in seats),
-                "opposed": any(active[s] and s not in dropped and s not in seats
-                               for s in range(st.game.num_players))}
+        into["dropped"] = bool(seats) and all(s in dropped for s in seats)
+        into["opposed"] = any(active[s] and s not in dropped and s not in seats for s in range(st.game.num_players))
 
     def fact_names(self) -> list[str]:
         return ["dropped", "opposed"]

@@ -349,10 +349,13 @@ class Tricks(CheckingDoer):
         """The winner of each trick, in order."""
         return {"trick_winners": list(self._s(st).winners)}
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         """``tricks``: the tricks the seats of the entity won."""
         won = st.tally["tricks"]
-        return {"tricks": won[seats[0]] if len(seats) == 1 else sum([won[s] for s in seats])}
+        n = 0
+        for s in seats:
+            n += won[s]
+        into["tricks"] = n
 
     def public_view(self, st: State) -> dict[str, Any]:
         """The trick being played (if the ``trick`` zone is face up) and the tricks each seat won."""

@@ -189,9 +189,9 @@ class TurnUpTrump(Component):
         names = st.game.deck.names
         return {"turned_up": [names[c] for c in cs.seen], "up_card": names[cs.up] if cs.up >= 0 else None}
 
-    def hand_facts(self, st: State, seats: tuple[int, ...]) -> dict[str, Value]:
+    def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         """``maker`` and ``trump_made``, from the contract this phase settled."""
-        return st.contract.facts(seats)
+        st.contract.add_facts(seats, into)
 
     def fact_names(self) -> list[str]:
         return ["maker", "trump_made"]
