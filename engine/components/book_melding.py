@@ -1367,13 +1367,15 @@ class BookMelding(CheckingDoer):
         held = sum(self.penalty[c] for s in seats
                    for c in deck.cards_of(st.hands[s] | self.reserve_of(st, s)))
         mine = [m for m in bs.melds if m[0] in sides]
-        into.update({"clean_books": clean, "dirty_books": dirty, "wild_books": wild,
-                "melded": sum(self.value[c] for m in mine for c in m[3]),
-                "melded_plain": sum(self.value[c] for m in mine if self.book_kind(m) != "wild" for c in m[3]),
-                "held": held, "went_out": bs.out_seat in seats, "ended_by": bs.ended_by or "exhausted",
-                "set_aside": sum(st.seat_piles[self.aside_zone][s].bit_count() for s in seats) if self.aside_zone
-                else 0,
-                "laid_out": any(bs.laid_out >> s & 1 for s in seats)})
+        into["clean_books"], into["dirty_books"], into["wild_books"] = clean, dirty, wild
+        into["melded"] = sum(self.value[c] for m in mine for c in m[3])
+        into["melded_plain"] = sum(self.value[c] for m in mine if self.book_kind(m) != "wild" for c in m[3])
+        into["held"] = held
+        into["went_out"] = bs.out_seat in seats
+        into["ended_by"] = bs.ended_by or "exhausted"
+        into["set_aside"] = sum(st.seat_piles[self.aside_zone][s].bit_count() for s in seats) \
+            if self.aside_zone else 0
+        into["laid_out"] = any(bs.laid_out >> s & 1 for s in seats)
 
     def result_fields(self, st: State) -> dict[str, Any]:
         bs = self._bs(st)
