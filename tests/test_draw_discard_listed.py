@@ -66,7 +66,6 @@ def test_copies_that_part_ways_keep_their_own_lists(sid: str) -> None:
         assert stale and not any(s.can_apply(a) for a in stale)
 
 
-
 @pytest.mark.parametrize("sid", SYSTEMS)
 def test_a_pile_emptied_after_listing_is_read_afresh(sid: str) -> None:
     """A draw from the discard pile, listed, is refused once the pile was emptied from outside (the sizes of the
