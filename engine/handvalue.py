@@ -23,19 +23,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CardMask, Deck
 from .components.declared import BOOL, Declared, Fact
 from .errors import Source, SpecError
-from .kernels import hand_value_units, most_cards_suit_value, set_value
+from .kernels import hand_value_of_cards, most_cards_suit_value, set_value
 from .tables import Value
 
 if TYPE_CHECKING:
     from .state import State
 
-SCALE = 2
-MEMO_LIMIT = 1 << 16
+SCALE: Final = 2
+MEMO_LIMIT: Final = 1 << 16
 """Hand values memoised per compiled clause before the memo is cleared."""
 
 
@@ -82,37 +82,51 @@ class HandValue:
     def value(self, hand: CardMask) -> int:
         """The hand's value in half points, memoised by hand.
 
-        ``combine: best_suit_sum``: :func:`kernels.hand_value_units` (the best
-        one-suit sum, or a set's value); ``most_cards_suit``: :func:`kernels.most_cards_suit_value`
-        (the longest suit's sum) or a set's value; ``combine: total``: every card at its value.
+        ``combine: best_suit_sum``: :func:`kernels.hand_value_of_cards` (:func:`kernels.hand_value_units`, the
+        best one-suit sum or a set's value, read through the per-card tables); ``most_cards_suit``:
+        :func:`kernels.most_cards_suit_value` (the longest suit's sum) or a set's value; ``combine: total``:
+        every card at its value.
         """
         v = self._memo.get(hand)
-        if v is None and self.combine == "total":
-            units = self.card_units
-            v = sum(units[c] for c in self.deck.cards_of(hand))
-        if v is None:
-            d = self.deck
-            cards = tuple(d.cards_of(hand))
-            units, suits, ranks = self.card_units, d.suit_of, d.rank_of
-            vals, of_suit = tuple([units[c] for c in cards]), tuple([suits[c] for c in cards])
-            if self.combine == "most_cards_suit":
-                v = max(most_cards_suit_value(vals, of_suit),
-                        set_value(tuple([ranks[c] for c in cards]), self.set_size, self.set_units))
-            else:
-                v = hand_value_units(vals, of_suit, tuple([ranks[c] for c in cards]), self.set_size,
-                                     self.set_units)
-            if len(self._memo) >= MEMO_LIMIT:
-                self._memo.clear()
-            self._memo[hand] = v
+        if v is not None:
+            return v
+        d = self.deck
+        units = self.card_units
+        if self.combine == "total":
+            v = 0
+            for c in d.cards_of(hand):
+                v += units[c]
+        elif self.combine == "best_suit_sum":
+            v = hand_value_of_cards(d.cards_of(hand), units, d.suit_of, d.rank_of, self.set_size, self.set_units)
+        else:  # most_cards_suit
+            cards = d.cards_of(hand)
+            suits, ranks = d.suit_of, d.rank_of
+            v = max(most_cards_suit_value(tuple([units[c] for c in cards]), tuple([suits[c] for c in cards])),
+                    set_value(tuple([ranks[c] for c in cards]), self.set_size, self.set_units))
+        if len(self._memo) >= MEMO_LIMIT:
+            self._memo.clear()
+        self._memo[hand] = v
         return v
 
     def hand_facts(self, st: State, teams: Sequence[tuple[int, ...]]) -> list[dict[str, Value]]:
         """For each entity (its seats): ``lowest``, a seat of it still in holds a hand of the lowest value
         among players still in. Each hand is valued once, whatever the number of entities."""
-        values = [self.value(h) for h in st.hands[:st.game.num_players]]
-        active = st.active
-        low = min(v for v, a in zip(values, active, strict=False) if a)  # active: every seat, dummies too
-        return [{"lowest": any(active[s] and values[s] == low for s in team)} for team in teams]
+        active = st.active  # every seat, dummies too
+        values: list[int] = []
+        low = -1
+        for s in range(st.game.num_players):  # loops, not generators: compiled, a generator is an object
+            v = self.value(st.hands[s])
+            values.append(v)
+            if active[s] and (low < 0 or v < low):
+                low = v
+        out: list[dict[str, Value]] = []
+        for team in teams:
+            lowest = False
+            for s in team:
+                if active[s] and values[s] == low:
+                    lowest = True
+            out.append({"lowest": lowest})
+        return out
 
     @staticmethod
     def points(units: int) -> float:

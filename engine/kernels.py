@@ -29,11 +29,13 @@ bit masks (bit ``c`` for card ``c``); hand values are in half points.
 
 from __future__ import annotations
 
-TOP = 10_000
+from typing import Final
+
+TOP: Final = 10_000
 """Power of a top card (the Bird Dog): above every trump."""
-TRUMP = 1_000
+TRUMP: Final = 1_000
 """Base power of a trump."""
-LED = 100
+LED: Final = 100
 """Base power of a card of the led suit."""
 
 
@@ -198,15 +200,18 @@ def suit_sum_value(values: tuple[int, ...], suits: tuple[int, ...]) -> int:
     28
     """
     best = 0
-    for i, s in enumerate(suits):
-        if s in suits[:i]:
-            continue
+    n = len(suits)
+    for i in range(n):  # index loops: compiled, no zip object or slice per suit
+        s = suits[i]
         total = 0
-        for v, t in zip(values, suits, strict=True):
-            if t == s:
-                total += v
-        if total > best:
-            best = total
+        for j in range(n):
+            if suits[j] == s:
+                if j < i:  # this suit was summed at its first card
+                    break
+                total += values[j]
+        else:
+            if total > best:
+                best = total
     return best
 
 
@@ -228,16 +233,19 @@ def most_cards_suit_value(values: tuple[int, ...], suits: tuple[int, ...]) -> in
     22
     """
     best_n = best = 0
-    for i, s in enumerate(suits):
-        if s in suits[:i]:
-            continue
+    size = len(suits)
+    for i in range(size):  # index loops, as suit_sum_value's
+        s = suits[i]
         n = total = 0
-        for v, t in zip(values, suits, strict=True):
-            if t == s:
+        for j in range(size):
+            if suits[j] == s:
+                if j < i:  # this suit was counted at its first card
+                    break
                 n += 1
-                total += v
-        if n > best_n or (n == best_n and total > best):
-            best_n, best = n, total
+                total += values[j]
+        else:
+            if n > best_n or (n == best_n and total > best):
+                best_n, best = n, total
     return best
 
 
@@ -278,3 +286,44 @@ def hand_value_units(values: tuple[int, ...], suits: tuple[int, ...], ranks: tup
     61
     """
     return max(suit_sum_value(values, suits), set_value(ranks, set_size, set_units))
+
+
+def hand_value_of_cards(cards: list[int], units: tuple[int, ...], suits: tuple[int, ...], ranks: tuple[int, ...],
+                        set_size: int, set_units: int) -> int:
+    """:func:`hand_value_units` of the cards ``cards`` (card ids into the per-card tables ``units``, ``suits`` and
+    ``ranks``), read through the tables in place: no tuple of the hand's values, suits and ranks is built (the
+    engine values a hand after every draw-and-discard turn).
+
+    pre: len(units) == len(suits) == len(ranks)
+    pre: all(0 <= c < len(units) for c in cards)
+    pre: all(v >= 0 for v in units)
+    pre: set_size >= 0 and set_units >= 0
+    post: __return__ == hand_value_units(tuple(units[c] for c in cards), tuple(suits[c] for c in cards), tuple(ranks[c] for c in cards), set_size, set_units)
+
+    >>> hand_value_of_cards([0, 2], (8, 20, 22), (2, 2, 0), (2, 10, 12), 3, 61)  # 4H AC: the ace, 11 points
+    22
+    """
+    best = 0
+    n = len(cards)
+    for i in range(n):  # the best one-suit sum, as suit_sum_value: each suit summed at its first card
+        s = suits[cards[i]]
+        total = 0
+        for j in range(n):
+            c = cards[j]
+            if suits[c] == s:
+                if j < i:
+                    break
+                total += units[c]
+        else:
+            if total > best:
+                best = total
+    if set_size > 0 and set_units > best:  # a set, as set_value: set_size cards of one rank
+        for i in range(n):
+            r = ranks[cards[i]]
+            k = 0
+            for j in range(n):
+                if ranks[cards[j]] == r:
+                    k += 1
+            if k >= set_size:
+                return set_units
+    return best

@@ -49,9 +49,9 @@ class Input:
 class Row:
     """One row: allowed values per constrained input, and the output."""
 
-    allowed: Mapping[str, frozenset[Value]]
+    allowed: dict[str, frozenset[Value]]
     add: int
-    per: Mapping[str, int]
+    per: dict[str, int]  # dicts, not Mappings: a compiled build iterates a dict natively
     source: Source | None
     volume: int
 
@@ -62,8 +62,10 @@ class Row:
     def output(self, facts: dict[str, Any]) -> int:
         """The row's result for these facts (a dict: a compiled build reads it natively)."""
         out = self.add
-        for f, coef in self.per.items():
-            out += coef * int(facts[f])
+        per = self.per
+        if per:
+            for f, coef in per.items():
+                out += coef * int(facts[f])
         return out
 
 
@@ -119,7 +121,7 @@ class DecisionTable:
         rows = []
         for i, r in enumerate(spec["rows"]):
             where = f"scoring.tables.{tid}.rows.{i}"
-            allowed = {}
+            allowed: dict[str, frozenset[Value]] = {}
             for k, cond in r["when"].items():
                 if k not in by_name:
                     raise SpecError(f"condition on '{k}', which is not an input of table '{tid}'",
