@@ -41,18 +41,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 from .errors import CardNameError
 
-_BYTE_CARDS: list[tuple[tuple[int, ...], ...]] = []
-"""``_BYTE_CARDS[k][b]``: the cards whose bits are set in byte value ``b`` at byte ``k`` of a mask."""
+_WORD_BITS: Final = 60
+""":meth:`Deck.cards_of` reads a mask this many bits at a time: each piece a machine word for the compiled build."""
+_WORD: Final = (1 << _WORD_BITS) - 1
 
-
-def _byte_cards(n: int) -> None:
-    """Extend :data:`_BYTE_CARDS` to ``n`` bytes."""
-    while len(_BYTE_CARDS) < n:
-        k = len(_BYTE_CARDS)
-        _BYTE_CARDS.append(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)))
 
 Card = int
 """A card id: an index into the deck's tables."""
@@ -191,25 +187,23 @@ class Deck:
         """The card ids in a mask, ascending.
 
         A mask of more than 62 bits (two decks and more) is no machine word for the compiled build, so it is
-        read a byte at a time from a table (:func:`_byte_cards`); a smaller one, a bit at a time.
+        read :data:`_WORD_BITS` bits at a time, and each piece a bit at a time.
 
         >>> Deck.cards_of(0b1011), Deck.cards_of(1 << 107 | 1 << 64 | 1 << 3), Deck.cards_of(0)
         ([0, 1, 3], [3, 64, 107], [])
+        >>> Deck.cards_of((1 << 200) - 1) == list(range(200))
+        True
         """
         out: list[Card] = []
-        if m >> 62:
-            table = _BYTE_CARDS
-            raw = m.to_bytes((m.bit_length() + 7) >> 3, "little")
-            if len(table) < len(raw):
-                _byte_cards(len(raw))
-            for k, b in enumerate(raw):
-                if b:
-                    out.extend(table[k][b])
-            return out
+        base = 0
         while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
+            w = m & _WORD
+            while w:
+                low = w & -w
+                out.append(base + low.bit_length() - 1)
+                w ^= low
+            m >>= _WORD_BITS
+            base += _WORD_BITS
         return out
 
     def show(self, cards: Iterable[Card]) -> str:
