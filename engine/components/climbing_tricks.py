@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..actions import Action, KindSig
 from ..cards import Card
@@ -71,7 +71,7 @@ TIES = ("last_wins", "first_wins")
 LOSER_ORDER = ("last_trick_order", "round_order")
 LOWEST = ("any_time", "when_unable")
 FIRST_LEADER = ("left_of_dealer", "left_of_last_loser")
-CACHE_LIMIT = 1 << 16
+CACHE_LIMIT: Final = 1 << 16
 """The most plays whose cards and ranks a component keeps (``_play_info``, ``_ranks_of``) before it starts over."""
 
 
@@ -482,11 +482,11 @@ class ClimbingTricks(CheckingDoer):
                 return
             for r in range(max(start, lower[i]), top):
                 if counts[r]:
-                    counts[r] -= 1
+                    counts[r] = counts[r] - 1
                     combo.append(r)
                     yield from grow(i + 1, r)
                     combo.pop()
-                    counts[r] += 1
+                    counts[r] = counts[r] + 1
 
         return grow(0, 0)
 
@@ -531,8 +531,8 @@ class ClimbingTricks(CheckingDoer):
             won_so_far = plays[cs.best]
             best = self._ranks_of.get(won_so_far) or self._rk(won_so_far)
             if self._pairs_lead:
-                for x, y in zip(ranks, best, strict=True):
-                    if x < y:
+                for i in range(len(ranks)):  # by index: compiled, zip(strict=True) is a generic call
+                    if ranks[i] < best[i]:
                         break
                 else:
                     cs.best = len(plays)
@@ -595,7 +595,7 @@ class ClimbingTricks(CheckingDoer):
             shown.append(r)
             if r > top:
                 top = r
-        holders = [s for s, r in zip(order, shown, strict=True) if r == top]
+        holders = [order[i] for i in range(len(order)) if shown[i] == top]
         first = leader if self.loser_order == "last_trick_order" else cs.start
         if len(holders) > 1 and first != leader:  # (``order`` runs clockwise from the leader: a ring is one cycle)
             ring = [first] + [s for s in st.seats_from(first) if s != first]
