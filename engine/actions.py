@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import Card, Deck
 from .errors import CardNameError, InvalidActionError
@@ -43,9 +44,9 @@ from .errors import CardNameError, InvalidActionError
 Action = int
 """An action id; see the module docstring for the layout."""
 
-NO_SUIT = -1
+NO_SUIT: Final = -1
 """The suit field of an action that names no suit."""
-NO_TRUMP = -2
+NO_TRUMP: Final = -2
 """The suit field of an action that names "no trump" (written ``NT``)."""
 
 KIND_ORDER: tuple[str, ...] = (

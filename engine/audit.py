@@ -96,9 +96,9 @@ class Summary:
     by_clause: Counter[str] = field(default_factory=Counter)
 
     def add(self, v: Verdict) -> None:
-        self.counts[v.verdict] += 1
+        self.counts[v.verdict] = self.counts[v.verdict] + 1
         if v.verdict == "rejected":
-            self.by_clause[v.clause or "(no clause)"] += 1
+            self.by_clause[v.clause or "(no clause)"] = self.by_clause[v.clause or "(no clause)"] + 1
 
     def as_json(self) -> dict[str, Any]:
         return {"records": sum(self.counts.values()), **self.counts,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from .actions import NO_SUIT, Action
 from .state import State
@@ -160,7 +160,7 @@ def rule_bot(rng: random.Random) -> Bot:
     return choose
 
 
-LONG_ROUND = 60
+LONG_ROUND: Final = 60
 """Actions into a melding round after which the rule bot discards by an exact deadwood search."""
 
 
@@ -211,7 +211,7 @@ def _power_any(st: State, c: int) -> int:
     return max(tt.power[s][c] for s in range(len(st.game.deck.suits)))
 
 
-RANDOM_ACTIONS = 400
+RANDOM_ACTIONS: Final = 400
 """Actions of a match that :func:`random_then_rule_bot` plays at random before the rule bot takes over."""
 
 

@@ -14,7 +14,7 @@ scoring tables and the match rules. No rule system has code of its own.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import spec as spec_mod
 from .actions import Action, ActionCodec
@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from .state import State, Step
 
 
-MAX_HANDS = 10_000
+MAX_HANDS: Final = 10_000
 """The hands a match may last before the action bound stops it (``Game.action_bound``)."""
-MAX_MATCH_ACTIONS = 2_000_000
+MAX_MATCH_ACTIONS: Final = 2_000_000
 """The most actions any match may take (as many as a record may hold)."""
 
 

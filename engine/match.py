@@ -279,7 +279,7 @@ class MatchRules:
                 st.finish([e for e in out_now if totals[e] == least])
                 return
             for e in out_now:  # replay_round: this round's strikes are not applied
-                totals[e] -= gained[e]
+                totals[e] = totals[e] - gained[e]
             return
         for e in out_now:
             for s in g.teams[e]:

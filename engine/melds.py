@@ -35,30 +35,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
+from typing import Final
 
-SET = 1
+SET: Final = 1
 """``kinds`` bit: sets (natural cards of one rank) may be melded."""
-RUN = 2
+RUN: Final = 2
 """``kinds`` bit: runs (consecutive ranks of one suit) may be melded."""
-MAX_CARDS = 16
+MAX_CARDS: Final = 16
 """The hand-level searches refuse larger hands (their cost is exponential in the hand size)."""
-_NEVER = 1 << 20
+_NEVER: Final = 1 << 20
 """More melds than any hand needs: 'cannot be partitioned'."""
-_F = 6
+_F: Final = 6
 """Bits per class of equal natural cards in a packed multiset: a count (at most ``MAX_CARDS`` < 32) and a guard bit."""
 
 Cands = dict[int, tuple[int, ...]]
 _wilds_known: dict[tuple[object, ...], dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]]] = {}
 """For each (wild count, kinds, sizes, rule): natural ranks and suits -> the wild counts that make them a meld
 (:func:`is_meld` is pure, and the same natural parts recur from hand to hand)."""
-_WILDS_KNOWN_LIMIT = 200_000
-_SHARE = 720720
+_WILDS_KNOWN_LIMIT: Final = 200_000
+_SHARE: Final = 720720
 """lcm(1 .. MAX_CARDS): a natural's share ``k / n`` of a meld's ``k`` wilds is a whole number of ``1 / _SHARE``."""
-_NO_MELD = 1 << 40
+_NO_MELD: Final = 1 << 40
 """A share no hand's wilds cover (:func:`out_screen`): the card fits no meld."""
 _share_tables: dict[tuple[object, ...], dict[int, tuple[int, ...]]] = {}
 """For each (wild count, run rule): one suit's natural ranks -> :func:`_run_shares` (pure, and suits recur)."""
-_SHARE_TABLES_LIMIT = 50_000
+_SHARE_TABLES_LIMIT: Final = 50_000
 _places: dict[tuple[int, int, bool, bool, bool], tuple[tuple[int, dict[int, int]], ...]] = {}
 """For each run rule: each of the :func:`run_lines`, as its length and rank -> place."""
 Rule = tuple[int, int, tuple[int, ...], int, int, bool, bool, bool, bool]
@@ -102,9 +103,10 @@ def is_set(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...
                       unmeldable_ranks, distinct_suits)
     naturals = 0
     rank = -1
-    for r, w in zip(ranks, wild, strict=True):
-        if w:
+    for i in range(len(ranks)):  # index loops, not zip(strict=True): compiled, that zip is a generic call
+        if wild[i]:
             continue
+        r = ranks[i]
         if r < 0 or r in unmeldable_ranks or (naturals and r != rank):
             return False
         rank = r
@@ -112,7 +114,7 @@ def is_set(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...
     if len(ranks) < min_size or naturals < min_natural:
         return False
     if distinct_suits:
-        nat_suits = [s for s, w in zip(suits, wild, strict=True) if not w]
+        nat_suits = [suits[i] for i in range(len(suits)) if not wild[i]]
         if len(set(nat_suits)) != len(nat_suits):
             return False
     return max_wild < 0 or (len(ranks) - naturals) * per_natural <= naturals * max_wild
@@ -181,7 +183,7 @@ def is_run(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...
     >>> is_run((12, 0, 1), (H, H, H), (False,) * 3, 3, 1, 13, 0, True, True, False)  # K-A-2 without wrap
     False
     """
-    naturals = [(r, s) for r, s, w in zip(ranks, suits, wild, strict=True) if not w]
+    naturals = [(ranks[i], suits[i]) for i in range(len(ranks)) if not wild[i]]
     size = len(ranks)
     if size < min_size or len(naturals) < min_natural:
         return False
@@ -516,7 +518,7 @@ def meld_partition(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[b
         assert best is not None  # g said the rest can be partitioned
         parts.append(best[0])
         for j in range(len(classes)):
-            taken[j] += best[1] >> _F * j & 31
+            taken[j] = taken[j] + (best[1] >> _F * j & 31)
         state -= best[1]
         used += best[2]
     return tuple(parts)
@@ -653,10 +655,10 @@ def screen_held(held: list[int], rank_of: tuple[int, ...], suit_of: tuple[int, .
             continue
         r = rank_of[c]
         if r >= 0:
-            count[r] += 1
+            count[r] = count[r] + 1
             s = suit_of[c]
             if s >= 0:
-                have[s] |= 1 << r
+                have[s] = have[s] | (1 << r)
     no = _NO_MELD
     set_share = [no] * n_ranks
     if kinds & SET:
@@ -703,7 +705,7 @@ def screen_held(held: list[int], rank_of: tuple[int, ...], suit_of: tuple[int, .
     least = total - n_wild * _SHARE  # card c may go when its share is at least this (+ one wild's, if wild)
     if top < least:
         return []
-    return [c for c, share in zip(held, shares, strict=True) if share >= least + (_SHARE if wild[c] else 0)]
+    return [held[i] for i in range(len(held)) if shares[i] >= least + (_SHARE if wild[held[i]] else 0)]
 
 
 def out_discards(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,

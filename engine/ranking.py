@@ -20,6 +20,7 @@ top card, and each card follows its own suit and ranks by ``low``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from . import kernels
 from .cards import Card, Deck
@@ -27,7 +28,7 @@ from .kernels import LED as LED
 from .kernels import TOP as TOP
 from .kernels import TRUMP as TRUMP
 
-LOW_NO_TRUMP = -3
+LOW_NO_TRUMP: Final = -3
 """The trump context of a low no-trump hand: no trump, every suit ranked by the ranking's ``low`` order
 (distinct from -1, no trump, and from the action codec's ``NO_TRUMP`` and ``NO_SUIT``)."""
 

@@ -93,7 +93,7 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
         if pile:
             piles[pile][len(piles[pile]) - 1 - i] = c
         else:
-            hands[s] |= 1 << c
+            hands[s] = hands[s] | (1 << c)
     return hands, piles, stand_ins
 
 

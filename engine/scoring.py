@@ -3,7 +3,7 @@
 After a hand, the engine gathers facts for each scoring entity (a player, or
 a team in partnership games) and sums the outputs of the spec's tables into
 the entity's counter (points, strikes). Each fact comes from the part of the
-game that offers it: a phase component (:meth:`Component.hand_facts`), the
+game that offers it: a phase component (:meth:`Component.add_facts`), the
 ``hand_value`` clause, or the scoring clause's own ``pairs`` and ``sides``;
 nothing here knows a component's state. Fact names are general:
 

@@ -229,6 +229,15 @@ class State:
         return chance.permutation(self._seed(), self.hand_no, self.chance_count, n)
 
     # --- hand flow ---------------------------------------------------------------
+    def active_count(self) -> int:
+        """How many seats are active (:attr:`active`): ``sum(active)``, counted in a loop that a compiled
+        build runs natively (``sum`` of a list is a generic call there)."""
+        n = 0
+        for a in self.active:
+            if a:
+                n += 1
+        return n
+
     def seats_from(self, seat: int) -> list[int]:
         """Active seats clockwise (along this hand's :attr:`ring`), starting after ``seat``.
 
@@ -342,7 +351,7 @@ class State:
         g = self.game
         gained, _facts = g.scoring.score(self)
         for e, p in enumerate(gained):
-            self.counters[e] += p
+            self.counters[e] = self.counters[e] + p
         r = self._result(False, gained)
         r["facts"] = _facts  # each entity's scoring facts: an audit names the table row that applies
         self.hand_results.append(r)
@@ -413,13 +422,23 @@ class State:
         of the zones the phase's list reads (``Component.list_piles``, packed in one int) as a guard against a
         state changed from outside."""
         cur = self.cur
+        return len(self.history), self.phase, cur, self.hands[cur] if cur >= 0 else -1, self._list_sizes()
+
+    def _list_sizes(self) -> int:
+        """The sizes of the zones the phase's list reads (``Component.list_piles``), packed in one int."""
         sizes = 0
         zones = self.comp.list_piles
         if zones:
             piles = self.piles
             for z in zones:
                 sizes = sizes << 24 | len(piles[z])
-        return len(self.history), self.phase, cur, self.hands[cur] if cur >= 0 else -1, sizes
+        return sizes
+
+    def _listed_here(self, key: tuple[int, int, int, int, int]) -> bool:
+        """``key == self.list_key()``, compared field by field (no tuple built: this runs on every action)."""
+        cur = self.cur
+        return key[0] == len(self.history) and key[1] == self.phase and key[2] == cur and \
+            key[3] == (self.hands[cur] if cur >= 0 else -1) and key[4] == self._list_sizes()
 
     def legal_action_names(self) -> list[str]:
         """``legal_actions()`` as names."""
@@ -454,7 +473,7 @@ class State:
         listed = self.listed
         if listed is not None:  # kept for a position this action ends (or, refused, leaves: listed again then)
             self.listed = None
-            if a not in listed[1] or listed[0] != self.list_key():
+            if a not in listed[1] or not self._listed_here(listed[0]):
                 listed = None
         history.append((seat, a, self.phase))
         if listed is not None:  # listed for this very position: legal, carried out with no second listing

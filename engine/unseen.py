@@ -123,7 +123,7 @@ class Unseen:
             st.apply(a)
         finally:
             if st.hand_no == hand:
-                st.hands[seat] |= hidden
+                st.hands[seat] = st.hands[seat] | hidden
         if st.hand_no == hand:
             self._settle(st, before)
 

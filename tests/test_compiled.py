@@ -9,6 +9,7 @@ on the compiled one, so that a build that silently fell back to pure Python fail
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -47,3 +48,26 @@ def test_a_bad_compile_flag_is_refused_before_anything_is_built() -> None:
                          text=True, timeout=120)
     assert out.returncode != 0
     assert "CARDSPEC_COMPILE='yes': set it to 1 to compile the engine, or leave it unset" in out.stderr
+
+
+def _compiled_modules() -> list[str]:
+    """setup.py's ``COMPILED``: the play path's modules, read from the file (importing it would run setup)."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    raise AssertionError("setup.py has no COMPILED")
+
+
+def test_the_play_path_never_updates_a_list_item_in_place() -> None:
+    """``xs[i] |= m`` compiles to generic object arithmetic (mypyc reads the item as an object); the play path
+    writes ``xs[i] = xs[i] | m``, which compiles to native int operations (docs/scale.md)."""
+    modules = _compiled_modules()
+    assert "state" in modules and "components/tricks" in modules
+    found = []
+    for m in modules:
+        path = ROOT / "engine" / f"{m}.py"
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript):
+                found.append(f"engine/{m}.py:{node.lineno}")
+    assert not found, f"in-place update of an item: {found}"

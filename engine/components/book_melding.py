@@ -97,7 +97,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from operator import lshift
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..actions import Action, KindSig
 from ..cards import Card, Deck
@@ -113,8 +113,8 @@ if TYPE_CHECKING:
 Meld = tuple[int, int, int, tuple[Card, ...]]
 """A set on the table: (side, the seat that started it, its rank or -1 for wild cards only, its cards)."""
 
-WILD = -1
-UNMELDABLE = -2
+WILD: Final = -1
+UNMELDABLE: Final = -2
 
 Decoded = tuple[str, tuple[Card, ...], int, bool, int | None, int | None]
 """A well-formed action taken apart: its kind, its cards, their mask, whether they are distinct, its number, and
@@ -123,9 +123,9 @@ SetInfo = tuple[int, tuple[int, ...], bool, Action]
 """What :meth:`BookMelding._melds_info` tells of a set."""
 RankSets = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
 """What :meth:`BookMelding._rank_sets` tells of the new sets of a rank."""
-DECODE_MEMO = 1 << 16
+DECODE_MEMO: Final = 1 << 16
 """At most this many actions are remembered taken apart."""
-SETS_MEMO = 1 << 16
+SETS_MEMO: Final = 1 << 16
 """At most this many entries in each memo of new sets and their actions (then the memo starts afresh)."""
 
 
@@ -377,7 +377,7 @@ class BookMelding(CheckingDoer):
         number = {key: i for i, key in enumerate(keys)}
         masks = [0] * len(keys)
         for c in range(deck.size):
-            masks[number[self.cls[c]]] |= 1 << c
+            masks[number[self.cls[c]]] = masks[number[self.cls[c]]] | (1 << c)
         cls_rank = [self.meld_rank[(m & -m).bit_length() - 1] for m in masks]
         self._wild_cls_masks: tuple[int, ...] = tuple(m for m, r in zip(masks, cls_rank, strict=True) if r == WILD)
         """Each wild class's cards, in class order."""
@@ -1113,12 +1113,13 @@ class BookMelding(CheckingDoer):
         if not self.asides:
             return
         stock = st.piles[self.stock]
+        aside = st.seat_piles[self.aside_zone]
         while found := st.hands[seat] & self.asides:
-            st.hands[seat] &= ~found
-            st.seat_piles[self.aside_zone][seat] |= found
+            st.hands[seat] = st.hands[seat] & ~found
+            aside[seat] = aside[seat] | found
             for _ in range(found.bit_count()):
                 if stock:
-                    st.hands[seat] |= 1 << stock.pop()
+                    st.hands[seat] = st.hands[seat] | (1 << stock.pop())
 
     def _next(self, st: State, seat: int) -> None:
         self._begin_turn(st, st.next_seat(seat))
@@ -1190,14 +1191,14 @@ class BookMelding(CheckingDoer):
             stock = st.piles[self.stock]
             got = stock[-self.draw:]
             del stock[-self.draw:]
-            st.hands[seat] |= st.game.deck.mask(got)
+            st.hands[seat] = st.hands[seat] | st.game.deck.mask(got)
             self._lay_aside(st, seat)
             bs.stage = "play"
             if not st.hands[seat]:  # every card laid aside, the pickup pile too short to replace them
                 self._after_giving(st, seat, False)
         elif k == "take":
             disc = st.piles[self.discard]
-            st.hands[seat] |= st.game.deck.mask(disc)
+            st.hands[seat] = st.hands[seat] | st.game.deck.mask(disc)
             st.piles[self.discard] = []
             self._lay_aside(st, seat)
             bs.stage = "play"
@@ -1205,7 +1206,7 @@ class BookMelding(CheckingDoer):
                 self._after_giving(st, seat, False)
         elif k == "discard":
             c = cards[0]
-            st.hands[seat] &= ~(1 << c)
+            st.hands[seat] = st.hands[seat] & ~(1 << c)
             st.piles[self.discard].append(c)
             if st.hands[seat]:  # _after_giving, the common case: the turn passes on
                 self._begin_turn(st, st.next_seat(seat))
@@ -1218,7 +1219,7 @@ class BookMelding(CheckingDoer):
             if bs.opened < 0 and (bs.pending >= 0 or bs.stage == "draw"):
                 bs.opened = len(bs.melds)
             bs.melds = (*bs.melds, (st.game.entity_of[seat], seat, rank, cards))
-            st.hands[seat] &= ~cmask
+            st.hands[seat] = st.hands[seat] & ~cmask
             self._laid(st, seat, cards)
             if not st.hands[seat]:
                 self._after_giving(st, seat, False)
@@ -1232,7 +1233,7 @@ class BookMelding(CheckingDoer):
             before, known = self._info_memo
             if before is old:  # _melds_info of the sets now, as it would work it out: one set is new
                 self._info_memo = (bs.melds, (*known[:i], self._set_info(grown, i), *known[i + 1:]))
-            st.hands[seat] &= ~(1 << c)
+            st.hands[seat] = st.hands[seat] & ~(1 << c)
             self._laid(st, seat, cards)
             if not st.hands[seat]:
                 self._after_giving(st, seat, False)
@@ -1241,7 +1242,7 @@ class BookMelding(CheckingDoer):
             bs.melds = bs.melds[:bs.pending]
             gone = {c for m in back for c in m[3]}
             st.piles[self.meld_zone] = [c for c in st.piles[self.meld_zone] if c not in gone]
-            st.hands[seat] |= st.game.deck.mask(gone)
+            st.hands[seat] = st.hands[seat] | st.game.deck.mask(gone)
             bs.pending = -1
             bs.opened = -1
             bs.retracted = True

@@ -9,7 +9,7 @@ them top first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,7 +89,7 @@ class DealRules:
             for s in range(nseats):
                 k = min(p, self.hand_size - have[s])
                 positions[s].extend(range(pos, pos + k))
-                have[s] += k
+                have[s] = have[s] + k
                 pos += k
         slices = []
         on_seats = [pr for pr in self.piles if pr.seat >= 0]
@@ -101,7 +101,7 @@ class DealRules:
             pos += k
         return tuple(tuple(p) for p in positions), tuple(slices)
 
-    def deal(self, order: list[Card], seats: Sequence[int], players: int
+    def deal(self, order: list[Card], seats: list[int], players: int
              ) -> tuple[list[CardMask], dict[str, list[Card]]]:
         """Deal ``order`` (top first) to ``seats`` (in dealing order), packet by packet.
 

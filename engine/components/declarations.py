@@ -247,7 +247,7 @@ class Declarations(Component):
 
     def act_on_turn(self, st: State, seat: int, a: Action) -> bool:
         """Make the declaration for ``seat`` during the host phase; it is that turn's pass."""
-        st.contract.decl[seat] |= self.bit
+        st.contract.decl[seat] = st.contract.decl[seat] | self.bit
         return True
 
     def why_not_offered(self) -> tuple[str, Source]:
@@ -365,7 +365,7 @@ class Declarations(Component):
                     cs.yielding = False
                     for s, d in enumerate(st.contract.decl):
                         st.contract.decl[s] = d & ~self.bit
-            st.contract.decl[st.cur] |= self.bit
+            st.contract.decl[st.cur] = st.contract.decl[st.cur] | self.bit
             if self.effect == "partner_sits_out":
                 st.contract.out |= st.game.partners_mask[st.cur]
         self._advance(st)

@@ -33,17 +33,17 @@ winner), or the name of a pile of the spec (``kitty``, ``stock``, ``discard``, .
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from ..tables import Value
 
-HAND = "hand"
+HAND: Final = "hand"
 """The hand of the player who acts."""
-DEALER = "dealer"
+DEALER: Final = "dealer"
 """The dealer's hand (whoever acts)."""
-TRICK = "trick"
+TRICK: Final = "trick"
 """The cards of the trick in progress."""
-WON = "won"
+WON: Final = "won"
 """The won cards of the player who wins the trick."""
 ALL: Literal["all"] = "all"
 """A count: every card of the source zone."""

@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from itertools import permutations, product
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .. import melds
 from ..actions import Action, KindSig
@@ -214,10 +214,10 @@ class TurnMeldRules(MeldRules):
         return max(sum(top[:d.hand_size + extra]) for d in game.round_deals)
 
 
-MAX_LAID = 255
+MAX_LAID: Final = 255
 """``lay_down: early``: the melds of one round a ``lay off N X`` action can name (N from 1)."""
 
-TAKES_MEMO_LIMIT = 1 << 15
+TAKES_MEMO_LIMIT: Final = 1 << 15
 """``take_then: exchange_hand``: the hands whose exchange lists are remembered (every 3-card hand of a
 52-card deck fits, 22,100, so a long run stops rebuilding them)."""
 
@@ -408,7 +408,7 @@ class DrawDiscard(Component):
         m = self.melding
         assert m is not None
         ms = self._ms(st)
-        if ms.turns < sum(st.active) and m.first_turn == "forbidden":
+        if ms.turns < st.active_count() and m.first_turn == "forbidden":
             return False
         return ms.out_seat < 0 or m.after_first == "allowed"
 
@@ -438,16 +438,15 @@ class DrawDiscard(Component):
                            if self._keeps(st, hand & ~(1 << c)) and m.is_meld_of((*meld, c), ridx))
         return out
 
-    def _go_out_discards(self, st: State, hand: int, drawn: int) -> list[int]:
-        """The distinct discards after which the rest of ``hand`` can all be laid in melds."""
+    def _go_out_discards(self, st: State, hand: int, drawn: int, canon: int) -> list[int]:
+        """The distinct discards after which the rest of ``hand`` can all be laid in melds (``canon``:
+        ``Deck.canonical`` of ``hand``)."""
         m = self.melding
         assert m is not None
-        if self._ms(st).turns < sum(st.active) and m.first_turn == "forbidden":
+        if self._ms(st).turns < st.active_count() and m.first_turn == "forbidden":
             return []
         ridx = st.game.round_index(st.hand_no)
-        deck = st.game.deck
-        held = deck.canonical(hand) if deck.has_copies else hand
-        return m.out_discards(hand, held & ~(1 << drawn if drawn >= 0 else 0), ridx)
+        return m.out_discards(hand, canon & ~(1 << drawn if drawn >= 0 else 0), ridx)
 
     # --- flow ---------------------------------------------------------------------
     def _end(self, st: State, how: str) -> None:
@@ -538,10 +537,11 @@ class DrawDiscard(Component):
         ms = self._ms(st)
         if ms.stage == "discard":
             drawn = ms.drawn if self.discard_drawn == "forbidden" else -1
-            held = deck.canonical(hand & ~(1 << drawn if drawn >= 0 else 0)) if deck.has_copies else hand
+            canon = deck.canonical(hand) if deck.has_copies else hand  # worked out once, for both lists
+            held = canon if drawn < 0 or not deck.has_copies else deck.canonical(hand & ~(1 << drawn))
             acts = [self._discard_acts[c] for c in deck.cards_of(held) if c != drawn]
             if self.melding is not None and (ms.out_seat < 0 or self.melding.after_first == "allowed"):
-                outs = [self._out_acts[c] for c in self._go_out_discards(st, hand, drawn)]
+                outs = [self._out_acts[c] for c in self._go_out_discards(st, hand, drawn, canon)]
                 if outs and (self.melding.when_able == "compulsory" or not hand & (hand - 1)):
                     return outs  # a player who can go out must; a last card is discarded by going out
                 acts += outs
@@ -566,8 +566,11 @@ class DrawDiscard(Component):
                 if takes is None:  # the orders of the hand's cards, one per class of identical ones
                     if len(self._takes) >= TAKES_MEMO_LIMIT:
                         self._takes.clear()
-                    takes = self._takes[hand] = tuple({codec.canonical(codec.encode("take", cards=p), hand)
-                                                       for p in permutations(deck.cards_of(hand))})
+                    order = deck.cards_of(hand)
+                    codec.encode("take", cards=order)  # checked once; the hand's other orders fit it alike
+                    base = codec.base("take")  # every order of the hand, packed unchecked as encode packs it
+                    takes = self._takes[hand] = tuple({codec.canonical(codec.with_cards(base, p), hand)
+                                                       for p in permutations(order)})
                 out.extend(takes)
             else:
                 out.append(plain["take"])
@@ -586,13 +589,13 @@ class DrawDiscard(Component):
         if k == "draw_stock" or k == "draw_discard":
             pile = st.piles[self.stock if k == "draw_stock" else self.discard]
             c = pile.pop()
-            st.hands[seat] |= 1 << c
+            st.hands[seat] = st.hands[seat] | (1 << c)
             ms.stage = "discard"
             ms.drawn = c if k == "draw_discard" else -1
             return
         if k == "discard":
             c = self.codec.cards(a)[0]
-            st.hands[seat] &= ~(1 << c)
+            st.hands[seat] = st.hands[seat] & ~(1 << c)
             st.piles[self.discard].append(c)
             ms.discarder = seat
             self._end_turn(st, seat, False)
@@ -604,9 +607,9 @@ class DrawDiscard(Component):
                 st.cur = self._buyers(st, seat)[0]
                 return
             if k == "buy":
-                st.hands[seat] |= 1 << st.piles[self.discard].pop()
+                st.hands[seat] = st.hands[seat] | (1 << st.piles[self.discard].pop())
                 for _ in range(self.buy_penalty):
-                    st.hands[seat] |= 1 << st.piles[self.stock].pop()
+                    st.hands[seat] = st.hands[seat] | (1 << st.piles[self.stock].pop())
                 ms.bought = (*ms.bought, seat)
             rest = self._buyers(st, seat) if k == "pass" else []
             if rest:
@@ -631,14 +634,14 @@ class DrawDiscard(Component):
                 ms.later_out = (*ms.later_out, seat)
             else:
                 ms.out_seat = seat
-                ms.final_left = (sum(st.active) - 1) * m.final_turns
+                ms.final_left = (st.active_count() - 1) * m.final_turns
             self._end_turn(st, seat, False)
             return
         if k == "meld" or k == "lay_off":  # lay_down: early; the turn goes on
             m = self.melding
             assert m is not None
             cards = self.codec.cards(a)
-            st.hands[seat] &= ~Deck.mask(cards)
+            st.hands[seat] = st.hands[seat] & ~Deck.mask(cards)
             if k == "meld":
                 ms.laid = (*ms.laid, cards)
                 ms.laid_by = (*ms.laid_by, seat)
@@ -653,7 +656,7 @@ class DrawDiscard(Component):
             took = disc[-n:]
             del disc[-n:]
             if self.take_then == "discard":  # the cards join the hand; a discard ends the turn
-                st.hands[seat] |= st.game.deck.mask(took)
+                st.hands[seat] = st.hands[seat] | st.game.deck.mask(took)
                 ms.stage = "discard"
                 ms.drawn = -1
                 return
@@ -663,7 +666,7 @@ class DrawDiscard(Component):
             return
         # knock
         ms.knocker = seat
-        ms.knock_left = (sum(st.active) - 1) * (self.final_turns or 0)
+        ms.knock_left = (st.active_count() - 1) * (self.final_turns or 0)
         self._end_turn(st, seat, True)
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
@@ -674,7 +677,7 @@ class DrawDiscard(Component):
                 return "a player goes out after drawing", m.go_out_source
             if self._ms(st).out_seat >= 0 and m.after_first != "allowed":
                 return "someone has already gone out this round", m.after_first_source or m.go_out_source
-            if self._ms(st).turns < sum(st.active) and m.first_turn == "forbidden":
+            if self._ms(st).turns < st.active_count() and m.first_turn == "forbidden":
                 return "no one goes out in the first turn round the table", m.first_turn_source
             return ("going out lays every other card in melds"
                     + (f" (at most {m.max_melds})" if m.max_melds > 0 else "") + " and discards this one",

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import melds
 from ..cards import Card, CardMask, Deck
@@ -55,7 +55,7 @@ ACE_POSITIONS = {"low": (True, False, False), "high": (False, True, False),
                  "low_or_high": (True, True, False), "wrap": (True, True, True)}
 """``runs.ace_position`` -> (ace low, ace high, wrap round the corner)."""
 
-MEMO_LIMIT = 1 << 15
+MEMO_LIMIT: Final = 1 << 15
 ScreenTables = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], int]
 """The arguments of :func:`melds.screen_held` that depend on the round only (:meth:`MeldRules._screen_tables`)."""
 

@@ -161,7 +161,8 @@ class PileDeal(CheckingDoer):
             for k, z in enumerate(zones):
                 got = stock[-self.size:]
                 del stock[-self.size:]
-                st.seat_piles[z][(dealer + offs[k]) % n] |= st.game.deck.mask(got)
+                row, i = st.seat_piles[z], (dealer + offs[k]) % n
+                row[i] = row[i] | st.game.deck.mask(got)
         self._ps(st).chosen = 0
         st.cur = st.next_seat(st.dealer)
 

@@ -246,7 +246,10 @@ class Tricks(CheckingDoer):
         # fast path: plays_fast inlined (see plays_reference for the rule)
         m = st.hands[st.cur]
         if st.piles["trick"] and self.follow == "effective_suit":
-            f = m & st.contract.tt.suit_mask[st.cstate[self.index].led]  # type: ignore[union-attr]
+            tt = st.contract.tt
+            assert tt is not None
+            cs: TrickState = st.cstate[self.index]  # type: ignore[assignment]  # typed: compiled, native reads
+            f = m & tt.suit_mask[cs.led]
             if f:
                 m = f
         if self.copies is not None:
@@ -302,7 +305,8 @@ class Tricks(CheckingDoer):
                 if p > best:
                     best, best_i = p, i
         w = cs.seats[best_i]
-        st.tally["tricks"][w] += 1
+        tally = st.tally["tricks"]
+        tally[w] = tally[w] + 1
         won_zone = st.seat_piles["won"]
         won = won_zone[w]
         for x in trick:

@@ -113,6 +113,14 @@ class TurnUpTrump(Component):
             if r["kind"] == "accept_turn_up" and ("turn_up" not in r or "action" not in r):
                 raise SpecError("an accept_turn_up round needs turn_up and action", file,
                                 key=f"{key}.rounds.{i}")
+        # the rounds' settings read on every turn, one typed table each (by round; the compiled build reads
+        # these natively, where a value from a round's dict would be a generic object)
+        self._accepts: tuple[bool, ...] = tuple(r["kind"] == "accept_turn_up" for r in self.rounds)
+        self._turn_ups: tuple[int, ...] = tuple(int(r.get("turn_up", -1)) for r in self.rounds)
+        self._dealer_exchange: tuple[bool, ...] = tuple(bool(r.get("dealer_exchange")) for r in self.rounds)
+        self._discard_turned: tuple[bool, ...] = tuple(bool(r.get("discard_turned", True)) for r in self.rounds)
+        self._exclude_turned: tuple[bool, ...] = tuple(bool(r.get("exclude_turned")) for r in self.rounds)
+        self._skip_dealer: tuple[int, ...] = tuple(1 if r.get("skip_dealer") else 0 for r in self.rounds)
 
     def zone_ids(self) -> list[str]:
         return ["hand", self.pile]
@@ -166,9 +174,8 @@ class TurnUpTrump(Component):
         cs = self._s(st)
         cs.round = r
         cs.passes = 0
-        rd = self.rounds[r]
-        if rd["kind"] == "accept_turn_up":
-            cs.up = self._turn_up(st, rd["turn_up"])
+        if self._accepts[r]:
+            cs.up = self._turn_up(st, self._turn_ups[r])
             if cs.up not in cs.seen:
                 cs.seen += (cs.up,)
         else:
@@ -217,16 +224,15 @@ class TurnUpTrump(Component):
         if cs.discarding:
             deck = st.game.deck
             held = deck.canonical(st.hands[st.cur]) if deck.has_copies else st.hands[st.cur]
-            if not self.rounds[cs.round].get("discard_turned", True) and cs.up >= 0:
+            if not self._discard_turned[cs.round] and cs.up >= 0:
                 held &= ~(1 << cs.up)
             return [self.discard_action[c] for c in deck.cards_of(held)]
         r = cs.round
-        rd = self.rounds[r]
         out: list[Action] = []
-        if rd["kind"] == "accept_turn_up":
+        if self._accepts[r]:
             out.append(self.accept_action[r])
         else:
-            skip = self._last_turned_suit(st) if rd.get("exclude_turned") else -1
+            skip = self._last_turned_suit(st) if self._exclude_turned[r] else -1
             out.extend(a for s, a in enumerate(self.name_action) if s != skip)
         if not self._forced(st):
             out.append(self.pass_action)
@@ -256,7 +262,7 @@ class TurnUpTrump(Component):
         cs: CallingState = st.cstate[self.index]  # type: ignore[assignment]
         if k == "discard":
             c = self.codec.cards(a)[0]
-            st.hands[st.cur] &= ~(1 << c)
+            st.hands[st.cur] = st.hands[st.cur] & ~(1 << c)
             st.piles[self.pile].append(c)
             cs.discarding = False
             st.next_phase()
@@ -264,9 +270,9 @@ class TurnUpTrump(Component):
         if k == "accept":
             up = cs.up
             st.contract.fix_trump(st.game, deck.suit_of[up], up, st.cur)
-            if self.rounds[cs.round].get("dealer_exchange"):
+            if self._dealer_exchange[cs.round]:
                 st.piles[self.pile].remove(up)
-                st.hands[st.dealer] |= 1 << up
+                st.hands[st.dealer] = st.hands[st.dealer] | (1 << up)
                 cs.discarding = True
                 st.cur = st.dealer
                 return
@@ -281,7 +287,7 @@ class TurnUpTrump(Component):
             return  # a guest's action that is not this turn's pass: the same player acts again
         # a pass (a guest's action may count as one)
         cs.passes += 1
-        if cs.passes < sum(st.active) - (1 if self.rounds[cs.round].get("skip_dealer") else 0):
+        if cs.passes < st.active_count() - self._skip_dealer[cs.round]:
             st.cur = st.next_seat(st.cur)
             return
         r = cs.round + 1
