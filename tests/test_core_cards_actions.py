@@ -222,5 +222,5 @@ def test_a_second_copy_held_beside_the_first_is_still_a_legal_play(tmp_path: Pat
 @given(st.sampled_from([8, 24, 52, 61, 62, 63, 64, 108, 162, 324, 700]).flatmap(
     lambda n: st.integers(0, 2**n - 1)))
 def test_cards_of_lists_the_set_bits_ascending_for_any_deck_size(m: int) -> None:
-    """Both of its paths: a bit at a time below 62 bits, a byte at a time from a table above."""
+    """Masks within one 60-bit piece, across the pieces' boundary (61 to 64 bits), and of many pieces."""
     assert Deck.cards_of(m) == [i for i in range(m.bit_length()) if m >> i & 1]
