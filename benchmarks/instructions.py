@@ -23,7 +23,10 @@ import shutil
 import subprocess
 import sys
 
-HANDS_PER_MATCH = 50
+from compare_openspiel import OPENSPIEL_PARAMS  # this folder's: Euchre under OpenSpiel's house rules
+from throughput import HANDS_PER_MATCH  # and the same cut of a match
+
+from cardspec.engine.spec import available
 
 
 def play(sid: str, matches: int, warm_only: bool) -> int:
@@ -31,8 +34,7 @@ def play(sid: str, matches: int, warm_only: bool) -> int:
     from cardspec.engine.game import Game
     from cardspec.openspiel import options_for
 
-    opts = options_for({"allow_lone_defender": False, "stick_the_dealer": True}, "instructions") \
-        if sid == "euchre" else {}
+    opts = options_for(dict(OPENSPIEL_PARAMS), "instructions") if sid == "euchre" else {}
     g = Game.from_system(sid, opts)
 
     def run(k: int) -> int:
@@ -75,6 +77,10 @@ def main() -> int:
         return 0
     if a.matches < 1:
         print("instructions: --matches must be at least 1", file=sys.stderr)
+        return 2
+    unknown = [s for s in a.systems if s not in available()]
+    if unknown:
+        print(f"instructions: no system {unknown[0]!r}; the systems are {', '.join(available())}", file=sys.stderr)
         return 2
     if shutil.which("valgrind") is None:
         print("instructions: valgrind is not installed (apt install valgrind)", file=sys.stderr)
