@@ -263,12 +263,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     vrows: list[dict[str, Any]] = []
     summary: list[dict[str, Any]] = []
     console = Console(stderr=False)
+    played: list[list[dict[str, Any]]] = []
     with _progress(not args.json and sys.stderr.isatty()) as bar:
-        task = bar.add_task("checking", total=len(systems))
+        task = bar.add_task("checking", total=len(systems) + 1)
+        # one stream of every system's option sets, so that no worker idles at the end of a system
+        stream = check_rows(systems, args.n, args.bot, args.jobs, args.backend, args.ray_address)
         for sid in systems:
-            spec = load(sid)
             bar.update(task, description=f"{sid}: matches")
-            mine = list(check_rows([sid], args.n, args.bot, args.jobs, args.backend, args.ray_address))
+            mine = [next(stream) for _ in load(sid).option_sets()]
+            played.append(mine)
             rows += mine
             if args.verbose and not args.json:
                 table = Table(title=f"{sid}: {args.n} checked matches per option set", expand=False)
@@ -279,14 +282,19 @@ def cmd_check(args: argparse.Namespace) -> int:
                                   str(row["hands"]), row["status"] if not row["violations"] else row["violations"][0],
                                   f"{row['seconds']:.1f}")
                 console.print(table)
-            bar.update(task, description=f"{sid}: verification")
-            vmine = verify_rows([sid], 10_000) if not args.no_verify else []
-            vrows += vmine
-            counts = Counter(r["status"] for r in vmine)
-            summary.append({"system": spec.id, "option_sets": len(mine), "matches": sum(r["matches"] for r in mine),
-                            "violations": sum(1 for r in mine if r["violations"]), "verification": dict(counts),
-                            "register": register_stats(spec)})
             bar.advance(task)
+        assert not list(stream)  # every row was taken; this ends the stream, and with it its workers
+        # every system's proofs in one run, in the same workers as the matches (the largest parts first, so that
+        # no worker idles behind one system's last part); the findings do not depend on the workers
+        bar.update(task, description="verification")
+        vrows = verify_rows(systems, 10_000, args.jobs, args.backend, args.ray_address) if not args.no_verify else []
+        bar.advance(task)
+    for sid, mine in zip(systems, played, strict=True):
+        spec = load(sid)
+        counts = Counter(r["status"] for r in vrows if r["system"] == spec.id)
+        summary.append({"system": spec.id, "option_sets": len(mine), "matches": sum(r["matches"] for r in mine),
+                        "violations": sum(1 for r in mine if r["violations"]), "verification": dict(counts),
+                        "register": register_stats(spec)})
     failed = [r for r in rows if r["violations"]]
     vbad = [r for r in vrows if r["status"] in ("counterexample", "timeout")]
     if args.json:

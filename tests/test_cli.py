@@ -117,6 +117,25 @@ def test_check_gives_the_same_rows_in_parallel() -> None:
     assert one == two and len(one) > 2
 
 
+def test_check_of_several_systems_in_two_workers_keeps_each_systems_rows(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`cardspec check` streams every system's option sets through one set of workers and proves every system
+    in one run: each system's summary still counts its own option sets, matches and findings, in order."""
+    from cardspec.engine.spec import load
+
+    systems = ["birdhead", "riding-the-bus"]
+    assert main(["check", *systems, "-n", "1", "-j", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    sets = [len(load(s).option_sets()) for s in systems]
+    assert [r["system"] for r in out["matches"]] == [s for s, k in zip(systems, sets, strict=True) for _ in range(k)]
+    assert [s["system"] for s in out["systems"]] == systems
+    for s, k in zip(out["systems"], sets, strict=True):
+        assert s["option_sets"] == k and s["matches"] == k
+        mine = [v for v in out["verify"] if v["system"] == s["system"]]
+        assert mine and sum(s["verification"].values()) == len(mine)
+    assert [v["system"] for v in out["verify"]] == sorted((v["system"] for v in out["verify"]), key=systems.index)
+
+
 def test_check_rejects_bad_counts(capsys) -> None:  # type: ignore[no-untyped-def]
     from cardspec.cli import main
 

@@ -135,9 +135,10 @@ def _hand3(v0: int, s0: int, r0: int, v1: int, s1: int, r1: int, v2: int, s2: in
 
 def diff_hand_value_kernel(v0: int, s0: int, r0: int, v1: int, s1: int, r1: int, v2: int, s2: int, r2: int,
                            set_size: int, set_units: int) -> int:
-    """:func:`kernels.hand_value_units` (the engine's hand value) on a three-card hand."""
+    """:func:`kernels.hand_value_of_cards` (the engine's hand value, ``combine: best_suit_sum``, which reads the
+    hand through per-card tables) on a three-card hand: cards 0, 1 and 2 of those tables."""
     values, suits, ranks = _hand3(v0, s0, r0, v1, s1, r1, v2, s2, r2)
-    return kernels.hand_value_units(values, suits, ranks, abs(set_size), abs(set_units))
+    return kernels.hand_value_of_cards([0, 1, 2], values, suits, ranks, abs(set_size), abs(set_units))
 
 
 def diff_hand_value_subsets(v0: int, s0: int, r0: int, v1: int, s1: int, r1: int, v2: int, s2: int, r2: int,

@@ -121,6 +121,10 @@ class TurnUpTrump(Component):
         self._discard_turned: tuple[bool, ...] = tuple(bool(r.get("discard_turned", True)) for r in self.rounds)
         self._exclude_turned: tuple[bool, ...] = tuple(bool(r.get("exclude_turned")) for r in self.rounds)
         self._skip_dealer: tuple[int, ...] = tuple(1 if r.get("skip_dealer") else 0 for r in self.rounds)
+        # the deepest card of the pile the rounds turn up, and the one after it, which all_pass: turn_up_fixed
+        # turns to fix trump (-1 and 0 with no accept_turn_up round)
+        self._last_up: int = max((t for t, acc in zip(self._turn_ups, self._accepts, strict=True) if acc), default=-1)
+        self._fixed_up: int = self._last_up + 1
 
     def zone_ids(self) -> list[str]:
         return ["hand", self.pile]
@@ -146,11 +150,9 @@ class TurnUpTrump(Component):
         if self.pile not in {p.name for p in game.deal.piles}:
             raise SpecError(f"pile '{self.pile}' is not an undealt pile", self.file, key=f"{self.key}.pile")
         size = game.deal.pile_sizes(deck.size, game.num_players)[self.pile]
-        ups = [r["turn_up"] for r in self.rounds if r["kind"] == "accept_turn_up"]
-        if self.all_pass == "turn_up_fixed":
-            ups.append(max(ups, default=-1) + 1)
-        if ups and max(ups) >= size:
-            raise SpecError(f"turn-up {max(ups)} needs more than the {size} cards of '{self.pile}'",
+        deepest = self._fixed_up if self.all_pass == "turn_up_fixed" else self._last_up
+        if deepest >= size:
+            raise SpecError(f"turn-up {deepest} needs more than the {size} cards of '{self.pile}'",
                             self.file, key=self.key)
         codec = self.codec
         self.pass_action = codec.encode("pass")
@@ -306,8 +308,7 @@ class TurnUpTrump(Component):
             st.next_phase()
             return
         # turn_up_fixed: the next card is turned and fixes trump, with no maker
-        ups = [rd["turn_up"] for rd in self.rounds if rd["kind"] == "accept_turn_up"]
-        card = self._turn_up(st, max(ups) + 1)
+        card = self._turn_up(st, self._fixed_up)
         cs.up = card
         cs.seen += (card,)
         st.contract.fix_trump(st.game, deck.suit_of[card], card, -1)
