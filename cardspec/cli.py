@@ -283,8 +283,9 @@ def cmd_check(args: argparse.Namespace) -> int:
                                   f"{row['seconds']:.1f}")
                 console.print(table)
             bar.advance(task)
-        assert not list(stream)  # every row was taken; this ends the stream, and with it its workers
-        # every system's proofs in one run, in the same workers as the matches (the largest parts first, so that
+        if list(stream):  # none left: every row was taken above; this ends the stream, and with it its workers
+            raise RuntimeError("check: more rows than option sets")
+        # every system's proofs in one run, in as many workers as the matches (the largest parts first, so that
         # no worker idles behind one system's last part); the findings do not depend on the workers
         bar.update(task, description="verification")
         vrows = verify_rows(systems, 10_000, args.jobs, args.backend, args.ray_address) if not args.no_verify else []

@@ -91,7 +91,7 @@ def play_bulk(game: Game, seed: int, bots: Bots, hand_limit: int | None = None) 
             raise ActionBoundError(f"the match reached its action bound of {bound} actions "
                                    f"(hand {st.hand_no}) without ending")
         comp, cur = st.comp, st.cur
-        a = choose[st.controller[cur]](st, comp.legal(st))
+        a = choose[st.controller[cur]].choose(st, comp.legal(st))  # a method call: native when compiled
         history.append((cur, a, st.phase))
         comp.apply_listed(st, a)  # the phase's own list gave it: legal
     return st, len(history)

@@ -15,6 +15,11 @@ settings.register_profile("ci", max_examples=8, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("soak", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("compiled_pass", max_examples=3, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+"""For CI's second pass over the compiled build (``--hypothesis-profile compiled_pass`` in ``.ci/run``): the
+pure build is the reference and runs the ``ci`` profile; the compiled build's records are held to it
+(``tests/test_compiled.py``) and CI's ``cardspec check`` plays every option set's checked matches on it."""
 settings.load_profile("soak" if os.environ.get("CARDSPEC_SOAK") else "ci")
 
 

@@ -40,9 +40,12 @@ class DealRules:
     pile_of_seat: dict[int, str] = field(init=False, compare=False, repr=False, hash=False)
     """Each seat whose cards go to a pile of its own, and that pile's name (when there is one, the piles are put
     in order after the deal)."""
+    pile_names: frozenset[str] = field(init=False, compare=False, repr=False, hash=False)
+    """The names of the piles the deal makes (a phase asks each hand whether its pile is dealt)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pile_of_seat", {p.seat: p.name for p in self.piles if p.seat >= 0})
+        object.__setattr__(self, "pile_names", frozenset(p.name for p in self.piles))
 
     @staticmethod
     def build(d: Mapping[str, Any], deck: Deck, players: int, file: str,

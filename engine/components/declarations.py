@@ -178,7 +178,7 @@ class Declarations(Component):
             if self.reveal_seat < 0:
                 raise SpecError(f"reveal seat '{self.reveal[0]}' is not a dummy seat", self.file,
                                 key=f"{self.key}.reveal.seat")
-            if self.reveal[1] not in {p.name for p in game.deal.piles}:
+            if self.reveal[1] not in game.deal.pile_names:
                 raise SpecError(f"reveal pile '{self.reveal[1]}' is not a pile of the deal", self.file,
                                 key=f"{self.key}.reveal.from")
         self.bit = 1 << game.codec.labels.index(self.choice)

@@ -317,7 +317,7 @@ class DrawDiscard(Component):
         """``take`` with ``exchange_hand``: hand -> its take actions (the hand's orders; pure, so kept)."""
         self._plain = {s.kind: self.codec.encode(s.kind) for s in self.action_sigs()  # actions naming nothing
                        if s.cards == (0, 0) and s.number is None and not s.choices and not s.suit}
-        if self.stock not in {p.name for p in game.deal.piles}:
+        if self.stock not in game.deal.pile_names:
             raise SpecError(f"stock pile '{self.stock}' is not dealt", self.file, key=f"{self.key}.stock")
         if self.takes and self.take_then == "exchange_hand" and any(
                 self.take_count != d.hand_size for d in game.round_deals):
@@ -495,7 +495,7 @@ class DrawDiscard(Component):
                 self._end(st, "exhausted")
 
     def start(self, st: State) -> None:
-        if self.discard not in {p.name for p in st.game.deal_for(st.hand_no).piles}:
+        if self.discard not in st.game.deal_for(st.hand_no).pile_names:
             st.piles[self.discard] = []
         if self.melding is not None:
             st.piles[self.melding.pile] = []

@@ -163,7 +163,7 @@ class Tricks(CheckingDoer):
             if self.refill_seat < 0:
                 raise SpecError(f"refill seat '{self.refill[0]}' is not a dummy seat", self.file,
                                 key=f"{self.key}.refill.seat")
-            if self.refill[1] not in {p.name for p in game.deal.piles}:
+            if self.refill[1] not in game.deal.pile_names:
                 raise SpecError(f"refill pile '{self.refill[1]}' is not a pile of the deal", self.file,
                                 key=f"{self.key}.refill.from")
         if game.ranking is None:

@@ -147,7 +147,7 @@ class TurnUpTrump(Component):
     def bind(self, game: Game) -> None:
         super().bind(game)
         deck = game.deck
-        if self.pile not in {p.name for p in game.deal.piles}:
+        if self.pile not in game.deal.pile_names:
             raise SpecError(f"pile '{self.pile}' is not an undealt pile", self.file, key=f"{self.key}.pile")
         size = game.deal.pile_sizes(deck.size, game.num_players)[self.pile]
         deepest = self._fixed_up if self.all_pass == "turn_up_fixed" else self._last_up

@@ -76,7 +76,7 @@ class UpCard(Component):
 
     def bind(self, game: Game) -> None:
         super().bind(game)
-        if self.pile not in {p.name for p in game.deal.piles}:
+        if self.pile not in game.deal.pile_names:
             raise SpecError(f"pile '{self.pile}' is not an undealt pile", self.file, key=f"{self.key}.pile")
         if game.deal.pile_sizes(game.deck.size, game.num_players)[self.pile] < 1:
             raise SpecError(f"pile '{self.pile}' is empty after the deal: no card to turn up", self.file,
@@ -167,7 +167,7 @@ class UpCardExchange(CheckingDoer):
 
     def bind(self, game: Game) -> None:
         super().bind(game)
-        if self.pile not in {p.name for p in game.deal.piles}:
+        if self.pile not in game.deal.pile_names:
             raise SpecError(f"pile '{self.pile}' is not an undealt pile", self.file, key=f"{self.key}.pile")
         self.pass_action = self.codec.encode("pass")
         self.take = tuple(self.codec.encode("exchange", choice=self.choice, cards=(c,))
