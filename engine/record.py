@@ -38,7 +38,7 @@ from .errors import (
     SpecError,
 )
 from .game import Game  # imported for real: Replay's field types must exist at run time in the compiled build
-from .loader import MAX_SCHEMA_ERRORS, error_order, record_schema, short_repr, unexpected_key
+from .loader import MAX_SCHEMA_ERRORS, error_order, quick_gate, record_schema, short_repr, unexpected_key
 from .state import State
 from .unseen import UNSEEN, Unseen
 
@@ -213,32 +213,11 @@ def _record_checker() -> Callable[[Any], Any]:
     return fastjsonschema.compile(schema)
 
 
-@cache
-def _quick_check() -> Callable[[Any], bool]:
-    """Whether a record surely matches its schema: the schema compiled by jsonschema-rs (a yes/no test in Rust,
-    about 6 us for a one-hand record against fastjsonschema's 30) where it is installed. False sends the record
-    on to fastjsonschema and jsonschema, which decide and word the message: so does a value that is not JSON
-    data (a dict key that is not a string), which jsonschema-rs refuses to read, and so does every record where
-    jsonschema-rs has no wheel."""
-    try:
-        import jsonschema_rs
-    except ImportError:  # pragma: no cover - installed wherever a wheel exists
-        return lambda rec: False
-    rs: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(record_schema()).is_valid
-
-    def check(rec: Any) -> bool:
-        try:
-            return rs(rec)
-        except (ValueError, TypeError, OverflowError):
-            return False
-
-    return check
-
-
 def _validate(rec: Any, where: str) -> None:
-    """Check a record against its schema: jsonschema-rs as the quick gate (:func:`_quick_check`), then
-    fastjsonschema, then jsonschema for the message."""
-    if _quick_check()(rec):
+    """Check a record against its schema: jsonschema-rs as the quick gate (:func:`~.loader.quick_gate`; about
+    6 us for a one-hand record against fastjsonschema's 30), then fastjsonschema, then jsonschema for the
+    message."""
+    if quick_gate(record_schema())(rec):
         return
     try:
         _record_checker()(rec)

@@ -22,7 +22,7 @@ from test_partial_records import hide_kitty, one_hand
 from cardspec.engine import record, unseen
 from cardspec.engine.audit import audit
 from cardspec.engine.errors import RecordError
-from cardspec.engine.loader import record_schema
+from cardspec.engine.loader import quick_gate, record_schema, spec_schema
 from cardspec.engine.state import State
 from cardspec.engine.unseen import Place, Unseen, locate
 
@@ -30,8 +30,8 @@ ITEM_VALUES: list[Any] = [None, True, False, 0, 15, 16, -1, 2.0, 2.5, "", "x" * 
 
 
 def test_a_valid_record_takes_the_quick_check() -> None:
-    assert record._quick_check()(one_hand(1))
-    assert record._quick_check()(hide_kitty(one_hand(2)))
+    assert quick_gate(record_schema())(one_hand(1))
+    assert quick_gate(record_schema())(hide_kitty(one_hand(2)))
 
 
 def test_the_quick_check_passes_only_what_the_schema_accepts() -> None:
@@ -55,7 +55,7 @@ def test_the_quick_check_passes_only_what_the_schema_accepts() -> None:
         else:
             rec[rng.choice(["seed", "scope", "options", "deals"])] = rng.choice(ITEM_VALUES)
         valid = validator.is_valid(rec)
-        if record._quick_check()(rec):
+        if quick_gate(record_schema())(rec):
             assert valid, rec
             passed += 1
         else:
@@ -69,11 +69,53 @@ def test_the_quick_check_passes_only_what_the_schema_accepts() -> None:
     assert passed > 50 and failed > 300
 
 
+def test_the_spec_schemas_quick_gate_passes_only_what_jsonschema_accepts() -> None:
+    """``Game`` checks the rules an option set resolves to against the spec schema, through the same gate:
+    mutations of every bundled spec's rules (a key dropped or added, a value of another kind, an id
+    with a trailing newline) pass it only where jsonschema accepts them, and every bundled spec passes."""
+    from cardspec.engine.spec import available, load
+
+    validator = jsonschema.Draft202012Validator(spec_schema())
+    gate = quick_gate(spec_schema())
+    rng = random.Random(7)
+    passed = failed = 0
+    for sid in available():
+        data = load(sid).data
+        assert gate(data), sid
+        for _ in range(40):
+            rec = copy.deepcopy(data)
+            node: Any = rec
+            while isinstance(node, (dict, list)) and node and rng.random() < 0.7:
+                inner = node[rng.choice(list(node))] if isinstance(node, dict) else rng.choice(node)
+                if not isinstance(inner, (dict, list)) or not inner:
+                    break
+                node = inner
+            if isinstance(node, dict) and node:
+                key = rng.choice(list(node))
+                x = rng.random()
+                if x < 0.25:
+                    del node[key]
+                elif x < 0.4:
+                    node["unexpected_key"] = 1
+                elif x < 0.55 and isinstance(node[key], str):
+                    node[key] += "\n"
+                else:
+                    node[key] = rng.choice(ITEM_VALUES)
+            elif isinstance(node, list) and node:
+                node[rng.randrange(len(node))] = rng.choice(ITEM_VALUES)
+            if gate(rec):
+                assert validator.is_valid(rec), (sid, rec)
+                passed += 1
+            else:
+                failed += 1
+    assert passed > 20 and failed > 200, (passed, failed)
+
+
 def test_a_seat_written_2_0_is_an_integer_to_the_schema_and_the_replay() -> None:
     rec = one_hand(6)
     for step in rec["actions"]:
         step["seat"] = float(step["seat"])
-    assert record._quick_check()(rec)  # JSON Schema: a number with a zero fraction is an integer
+    assert quick_gate(record_schema())(rec)  # JSON Schema: a number with a zero fraction is an integer
     assert audit("t: ", rec).verdict == "accepted"
 
 
@@ -82,7 +124,7 @@ def test_the_quick_check_reads_only_json_data() -> None:
     checks, which decide as they always did."""
     rec = one_hand(9)
     rec["options"] = {1: 2}
-    assert not record._quick_check()(rec)
+    assert not quick_gate(record_schema())(rec)
 
 
 def test_a_sha256_with_a_trailing_newline_is_named() -> None:
@@ -184,7 +226,7 @@ def test_without_the_quick_gate_the_verdicts_are_the_same(monkeypatch: pytest.Mo
     bad = copy.deepcopy(recs[0])
     bad["actions"][3]["seat"] = "2"
     with_gate = [audit("t: ", r).verdict for r in [*recs, bad]]
-    monkeypatch.setattr(record, "_quick_check", lambda: (lambda rec: False))
+    monkeypatch.setattr(record, "quick_gate", lambda schema: (lambda rec: False))
     assert [audit("t: ", r).verdict for r in [*recs, bad]] == with_gate == ["accepted", "accepted", "malformed"]
 
 

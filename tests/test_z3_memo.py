@@ -63,11 +63,40 @@ def test_ranking_proofs_are_kept_per_ranking_not_shared_across_readings() -> Non
     One verifier runs both readings: each gets its own model tables, and the engine's tables agree with
     each (a model kept from the other reading would disagree on the trump-led tricks)."""
     from cardspec.engine.spec import load
-    from cardspec.verification.report import Verifier
+    from cardspec.verification import report
 
     spec = load("bird-dog-2p")
-    v = Verifier(spec)
+    report._models.clear()
+    v = report.Verifier(spec)
     for opts in ({}, {"bird_dog_on_trump_lead": "own_suit"}):
         agree = [f for f in v.findings(opts) if f.property == "ranking: engine tables agree with the model"]
         assert [f.status for f in agree] == ["proved"], (opts, agree)
-    assert len(v.models) == 2
+    assert len(report._models) == 2
+
+
+def test_proofs_kept_from_other_specs_give_the_findings_a_cold_process_gives() -> None:
+    """The proofs a process keeps (deals, transfers, rankings; :class:`~cardspec.verification.report.Verifier`)
+    are looked up by what they depend on, across specs: Buck Euchre verified after Euchre and Bid Euchre
+    (other decks, deals and rankings, some alike) gives the findings it gives with nothing kept, and some of
+    its proofs were looked up (they report no time: Euchre's transfers of one card on a 24-card deck)."""
+    from cardspec.engine.spec import load
+    from cardspec.verification import report
+
+    def findings(sid: str) -> list[dict[str, object]]:
+        return [f.as_json() for f in report.Verifier(load(sid)).findings({})]
+
+    def clear() -> None:
+        report._shared.clear()
+        report._models.clear()
+        z3kit._memo.clear()
+
+    clear()
+    cold = findings("buck-euchre")
+    clear()
+    findings("euchre")
+    findings("bid-euchre")
+    warm = findings("buck-euchre")
+    strip = [{k: v for k, v in r.items() if k != "seconds"} for r in cold]
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in warm] == strip
+    looked_up = [r["property"] for r, c in zip(warm, cold, strict=True) if r["seconds"] == 0.0 < c["seconds"]]
+    assert "moves: collect a trick" in looked_up, looked_up

@@ -48,23 +48,47 @@ def _hit_option(spec: Spec, table_id: str) -> str | None:
     return None
 
 
+SHARED_LIMIT = 4096
+"""How many shared proofs (and ranking models) one process remembers."""
+_shared: dict[tuple[Any, ...], tuple[str, dict[str, Any] | None, float]] = {}
+_models: dict[tuple[Any, ...], ranking.ModelTables] = {}
+
+
+def _keep(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> None:
+    if len(memo) >= SHARED_LIMIT:
+        memo.pop(next(iter(memo)))
+    memo[key] = value
+
+
+def deck_key(game: Game) -> tuple[Any, ...]:
+    """What makes a deck: its ranks, suits, colours, copies and jokers (every field the rest derive from)."""
+    d = game.deck
+    return d.ranks, d.suits, d.colors, d.copies, d.jokers
+
+
 class Verifier:
-    """Runs the proofs for one spec, caching the ones that do not depend on options."""
+    """Runs the proofs for one spec.
+
+    The proofs that depend only on a deal, a transfer's shape or a ranking are solved once per process
+    and looked up by what they depend on (:func:`deck_key`, the deals, the seats, the ranking's fields):
+    across the option sets of a spec, and across the specs and parts of a spec one worker of
+    ``verify -j`` runs in turn (Euchre's and Buck Euchre's decks rank alike). A time limit is never
+    remembered."""
 
     def __init__(self, spec: Spec, timeout_ms: int = 10_000) -> None:
         tune_allocator()
         self.spec = spec
         self.timeout_ms = timeout_ms
         self.by_option, self.by_prop = _resolver(spec)
-        self.cache: dict[tuple[Any, ...], tuple[str, dict[str, Any] | None, float]] = {}
-        self.models: dict[tuple[Any, ...], ranking.ModelTables] = {}
 
     def _run(self, key: tuple[Any, ...], q: Callable[[Any], Query]) -> tuple[str, dict[str, Any] | None, float]:
-        if key in self.cache:
-            status, w, _ = self.cache[key]
-            return status, w, 0.0
+        key = (self.timeout_ms, *key)
+        if key in _shared:
+            status, w, _ = _shared[key]
+            return status, dict(w) if w is not None else None, 0.0
         res = refute(q, self.timeout_ms)
-        self.cache[key] = res
+        if res[0] != "timeout":
+            _keep(_shared, key, (res[0], dict(res[1]) if res[1] is not None else None, res[2]))
         return res
 
     def findings(self, opts: dict[str, Any]) -> Iterator[Finding]:
@@ -82,7 +106,7 @@ class Verifier:
                     detail = (detail + "; " if detail else "") + f"registered as ambiguity '{amb}'"
             return Finding(spec.id, label, prop, status, secs, detail, witness, amb)
 
-        deal_key = (game.deck.names, game.round_deals, game.seating.num_seats)
+        deal_key = (deck_key(game), game.round_deals, game.seating.num_seats)
         for name, q in conservation.deal_queries(game):
             st, w, s = self._run(("deal", name, deal_key), q)
             yield finding(name, st, s, witness=w)
@@ -98,16 +122,16 @@ class Verifier:
         if game.ranking is not None:
             r = game.ranking
             # every parameter of the ranking (all its fields but the deck) and the deck's cards and colours
-            rk = (game.deck.names, game.deck.colors,
+            rk = (deck_key(game),
                   tuple(getattr(r, f.name) for f in dataclasses.fields(r) if f.name != "deck"),
                   tuple(getattr(ph, "identical_declared", False) for ph in game.phases))
             for name, q in ranking.queries(game):
                 st, w, s = self._run(("rank", name, rk), q)
                 yield finding(name, st, s, witness=_decode_cards(game, w))
             t1 = time.perf_counter()
-            if ("model", rk) not in self.models:
-                self.models[("model", rk)] = ranking.model_tables(game)
-            ok, w = ranking.engine_agrees(game, self.models[("model", rk)])
+            if rk not in _models:
+                _keep(_models, rk, ranking.model_tables(game))
+            ok, w = ranking.engine_agrees(game, _models[rk])
             yield finding("ranking: engine tables agree with the model", "proved" if ok else "counterexample",
                           time.perf_counter() - t1, "checked on every trump context" if ok else
                           "the engine ranks a card differently from the spec", w)

@@ -260,12 +260,13 @@ def enumerate_values(build: Callable[[z3.Context], tuple[z3.Context, list[Any], 
                      timeout_ms: int = TIMEOUT_MS) -> tuple[list[Any] | None, float]:
     """The values an integer expression can take under constraints, ascending (None on timeout).
 
-    With more than ``limit`` values, the ``limit`` smallest: the list never depends
-    on the order in which z3 happens to find values. The search splits the range
-    left first: a value ``v`` found in ``[a, b]`` leaves ``[a, v-1]`` to search
-    before ``v`` is listed and ``[v+1, b]`` after (at most about two checks per value
-    listed, one where z3 answers with the low end). The expression must be bounded below (else None).
-    """
+    With more than ``limit`` values, the ``limit`` smallest: the list never depends on the order in which
+    z3 happens to find values. Each value is the least one above the one before (:func:`_least_above`),
+    so the count of checks grows with the values listed and the logarithm of the gaps between them, never
+    with the range the expression spans (Hand and Foot's hand scores span 118,440 points, in steps of 5;
+    a search that listed whatever z3 found first and narrowed the range around it descended a few points
+    a check and ran out of checks before it reached the least). The expression must be bounded below
+    (else None)."""
     t0 = time.perf_counter()
     ctx = z3.Context()
     _, cons, expr = build(ctx)
@@ -274,40 +275,87 @@ def enumerate_values(build: Callable[[z3.Context], tuple[z3.Context, list[Any], 
     key = query_key(ctx, cons, "enumerate", limit, timeout_ms, expr)
     if key in _memo:
         return list(_memo[key]), time.perf_counter() - t0
-    values, secs = _enumerate(s, expr, limit, t0)
+    values = _enumerate(s, expr, limit, t0 + timeout_ms / 1000)
     if values is not None:
         _remember(key, tuple(values))
-    return values, secs
+    return values, time.perf_counter() - t0
 
 
-def _enumerate(s: z3.Solver, expr: Any, limit: int, t0: float) -> tuple[list[Any] | None, float]:
-    seen: list[Any] = []
-    todo: list[tuple[int | None, int | None, Any]] = [(None, None, None)]  # (low, high, value), next on top
-    budget = 4 * limit + 4
-    while todo and len(seen) < limit:
-        lo, hi, value = todo.pop()
-        if value is not None:
-            seen.append(value)
-            continue
-        if lo is not None and hi is not None and lo > hi:
-            continue
-        budget -= 1
-        if budget < 0:
-            return None, time.perf_counter() - t0
+class _Unknown(Exception):
+    """A check z3 did not decide (time limit), or an expression unbounded below."""
+
+
+def _enumerate(s: z3.Solver, expr: Any, limit: int, deadline: float) -> list[Any] | None:
+    def check(*extra: Any) -> int | None:
+        """A value of ``expr`` under ``extra``, None when there is none."""
+        if time.perf_counter() > deadline:
+            raise _Unknown
         s.push()
-        if lo is not None:
-            s.add(expr >= lo)
-        if hi is not None:
-            s.add(expr <= hi)
-        r = s.check()
-        v = python_value(s.model().eval(expr, model_completion=True)) if r == z3.sat else None
-        s.pop()
-        if r == z3.unsat:
-            continue
-        if v is None:
-            return None, time.perf_counter() - t0
-        todo += [(v + 1, hi, None), (None, None, v), (lo, v - 1, None)]
-    return seen, time.perf_counter() - t0
+        s.add(*extra)
+        try:
+            r = s.check()
+            if r == z3.unknown:
+                raise _Unknown
+            value = python_value(s.model().eval(expr, model_completion=True)) if r == z3.sat else None
+        finally:
+            s.pop()
+        if value is not None and not isinstance(value, int):
+            raise _Unknown
+        return value
+
+    try:
+        first = check()
+        if first is None:
+            return []
+        step = 1  # below: nothing is at most first - step (doubling: the expression may be unbounded)
+        while (lower := check(expr <= first - step)) is not None:
+            first = lower
+            step *= 2
+            if step > 1 << 64:
+                raise _Unknown
+        seen = [_least_above(check, expr, first - step, first)]
+        gap = 1
+        while len(seen) < limit:
+            nxt = _probe_above(check, expr, seen[-1], gap)
+            if nxt is None:
+                break
+            gap = nxt - seen[-1]
+            seen.append(nxt)
+        return seen
+    except _Unknown:
+        return None
+
+
+def _probe_above(check: Callable[..., int | None], expr: Any, floor: int, hint: int) -> int | None:
+    """The least value of ``expr`` above ``floor`` (None: there is none). The first guesses look within the
+    last gap ``hint`` of ``floor``, then twice and four times as far; then anywhere above."""
+    lo = floor  # nothing lies in (floor, lo]
+    step = hint
+    for _ in range(3):
+        found = check(expr > lo, expr <= lo + step)
+        if found is not None:
+            return _least_above(check, expr, lo, found)
+        lo += step
+        step *= 2
+    found = check(expr > lo)
+    return None if found is None else _least_above(check, expr, lo, found)
+
+
+def _least_above(check: Callable[..., int | None], expr: Any, lo: int, value: int) -> int:
+    """The least value of ``expr`` in ``(lo, value]``, knowing ``value`` is one and nothing is in ``(?, lo]``:
+    first whether any lies below ``value`` at all (the usual answer when the gaps are regular), then halving."""
+    below = check(expr > lo, expr < value)
+    if below is None:
+        return value
+    value = below
+    while value - lo > 1:
+        mid = (lo + value) // 2
+        found = check(expr > lo, expr <= mid)
+        if found is None:
+            lo = mid
+        else:
+            value = found
+    return value
 
 
 def python_value(v: Any) -> Any:
