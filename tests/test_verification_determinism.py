@@ -144,6 +144,27 @@ def test_enumerated_values_are_the_smallest() -> None:
     assert full == sorted(set(range(-6, 82)) - {10, 11})
 
 
+def test_enumeration_reaches_the_least_values_of_a_wide_sparse_range() -> None:
+    """A range as wide as Hand and Foot's hand scores (118,440 points, in steps of 5), whatever value z3
+    finds first: the smallest values are listed (the search looks above the last one found, not around
+    what z3 found; the old search ran out of checks and listed nothing), and a range unbounded below gives
+    None rather than a guess."""
+
+    def build(ctx: z3.Context) -> tuple[z3.Context, list[Any], Any]:
+        k, j = z3.Int("k", ctx), z3.Int("j", ctx)
+        return ctx, [k >= -1860, k <= 21828, j >= 0, j <= 3, j != 2], 5 * k + 7 * j
+
+    vals, _ = z3kit.enumerate_values(build, limit=12)
+    want = sorted({5 * k + 7 * j for k in range(-1860, -1840) for j in (0, 1, 3)})[:12]
+    assert vals == want
+
+    def unbounded(ctx: z3.Context) -> tuple[z3.Context, list[Any], Any]:
+        x = z3.Int("x", ctx)
+        return ctx, [x <= 3], x
+
+    assert z3kit.enumerate_values(unbounded, limit=5)[0] is None
+
+
 def test_a_move_query_names_its_cards_smallest_first() -> None:
     """The one-hot move encoding still gives a canonical witness: with the conservation goal dropped (so the
     query is satisfiable), the two distinct cards moved are named by their ids, the smallest possible: 0, 1."""
