@@ -66,7 +66,7 @@ def test_ranking_proofs_are_kept_per_ranking_not_shared_across_readings() -> Non
     from cardspec.verification import report
 
     spec = load("bird-dog-2p")
-    report._models.clear()
+    report.forget()
     v = report.Verifier(spec)
     for opts in ({}, {"bird_dog_on_trump_lead": "own_suit"}):
         agree = [f for f in v.findings(opts) if f.property == "ranking: engine tables agree with the model"]
@@ -85,14 +85,9 @@ def test_proofs_kept_from_other_specs_give_the_findings_a_cold_process_gives() -
     def findings(sid: str) -> list[dict[str, object]]:
         return [f.as_json() for f in report.Verifier(load(sid)).findings({})]
 
-    def clear() -> None:
-        report._shared.clear()
-        report._models.clear()
-        z3kit._memo.clear()
-
-    clear()
+    report.forget()
     cold = findings("buck-euchre")
-    clear()
+    report.forget()
     findings("euchre")
     findings("bid-euchre")
     warm = findings("buck-euchre")
@@ -100,3 +95,32 @@ def test_proofs_kept_from_other_specs_give_the_findings_a_cold_process_gives() -
     assert [{k: v for k, v in r.items() if k != "seconds"} for r in warm] == strip
     looked_up = [r["property"] for r, c in zip(warm, cold, strict=True) if r["seconds"] == 0.0 < c["seconds"]]
     assert "moves: collect a trick" in looked_up, looked_up
+
+
+def test_a_query_on_a_fact_model_is_keyed_by_the_models_digest_and_answers_as_if_inlined() -> None:
+    """Table checks add a row's terms to the game's fact model (``Query.base``): the memo's key reads the
+    model's digest, made once per game, instead of printing the model for every query. The digest is the
+    one a fresh model of the same game prints; games whose fact models differ (Euchre's and Bid Euchre's)
+    have different digests; and every table check answers as it does with the model's constraints written
+    into the query, on the memo's first and second look."""
+    from cardspec.engine.game import Game
+    from cardspec.engine.spec import load
+    from cardspec.verification import facts, tables
+
+    a, b = Game(load("euchre"), {}), Game(load("bid-euchre"), {})
+    fa, fb = facts.FactModel(a, z3.Context()), facts.FactModel(b, z3.Context())
+    fresh = facts.FactModel(a, z3.Context())
+    assert fa.digest == z3kit.query_key(fresh.ctx, fresh.constraints)
+    assert set(fa.domains) != set(fb.domains) and fa.digest != fb.digest
+    for game in (a, b):
+        z3kit._memo.clear()
+        for prop, tid, build in tables.queries(game):
+            wit = not prop.startswith("table row")
+            q = build(z3.Context())
+            assert q.base is not None
+            inlined = z3kit.find(q.ctx, q.all_constraints(), q.show, witness=wit, memo=False)
+            first = z3kit.refute(build, witness=wit)[:2]
+            again = z3kit.refute(build, witness=wit)[:2]
+            assert inlined[0] in (z3.sat, z3.unsat)
+            status = "counterexample" if inlined[0] == z3.sat else "proved"
+            assert first == again == (status, inlined[1]), (tid, prop)

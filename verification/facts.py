@@ -25,9 +25,17 @@ import z3
 from cardspec.engine.game import Game
 from cardspec.engine.tables import DecisionTable
 
+_digests: dict[int, tuple[Game, str]] = {}
+DIGESTS_LIMIT = 1024
+"""How many games' base formulas :meth:`FactModel.digest` remembers in one process."""
+
 
 class FactModel:
-    """z3 variables for every fact of every entity, with the constraints linking them."""
+    """z3 variables for every fact of every entity, with the constraints linking them.
+
+    The variables are made at once; the constraints (:attr:`constraints`) when first read: a query whose
+    answer is remembered needs only the variables its own terms use, and the base formula's :attr:`digest`,
+    made once per game (:class:`~cardspec.verification.z3kit.Query`'s ``base``)."""
 
     def __init__(self, game: Game, ctx: z3.Context) -> None:
         self.g = game
@@ -36,17 +44,43 @@ class FactModel:
         E = len(game.teams)
         self.E = E
         self.vars: list[dict[str, Any]] = []
-        cons: list[Any] = []
         for e in range(E):
             v: dict[str, Any] = {}
             for name, dom in self.domains.items():
-                if dom and type(dom[0]) is bool:
-                    v[name] = z3.Bool(f"{name}_{e}", ctx)
-                else:
-                    v[name] = z3.Int(f"{name}_{e}", ctx)
+                v[name] = z3.Bool(f"{name}_{e}", ctx) if dom and type(dom[0]) is bool else z3.Int(f"{name}_{e}", ctx)
+            self.vars.append(v)
+        self._constraints: list[Any] | None = None
+
+    @property
+    def constraints(self) -> list[Any]:
+        """Every constraint of the model (made on first use)."""
+        if self._constraints is None:
+            self._constraints = self._build()
+        return self._constraints
+
+    @property
+    def digest(self) -> str:
+        """A digest of :attr:`constraints` as SMT-LIB text (:func:`~cardspec.verification.z3kit.query_key`),
+        the same for every model of one game: made once per game and process."""
+        kept = _digests.get(id(self.g))
+        if kept is not None and kept[0] is self.g:
+            return kept[1]
+        from .z3kit import query_key
+
+        digest = query_key(self.ctx, self.constraints)
+        if len(_digests) >= DIGESTS_LIMIT:
+            _digests.pop(next(iter(_digests)))
+        _digests[id(self.g)] = (self.g, digest)  # the game is kept, so its id is never reused for another
+        return digest
+
+    def _build(self) -> list[Any]:
+        game, ctx = self.g, self.ctx
+        cons: list[Any] = []
+        for v in self.vars:
+            for name, dom in self.domains.items():
+                if not (dom and type(dom[0]) is bool):
                     cons += [v[name] >= 0, v[name] < len(dom)] if type(dom[0]) is str else \
                         [v[name] >= min(dom), v[name] <= max(dom)]
-            self.vars.append(v)
         total = max((int(x) for x in self.domains.get("tricks", ())), default=0)
         self.dummies = game.seating.num_seats - game.num_players
         self.dummy_tricks = [z3.Int(f"dummy_tricks_{d}", ctx) for d in range(self.dummies)]
@@ -110,7 +144,7 @@ class FactModel:
                 knock = self.domains["ended_by"].index("knock")
                 cons.append(z3.Implies(self.vars[0]["ended_by"] == knock,
                                        z3.Or([v["knocker"] for v in self.vars])))
-        self.constraints = cons
+        return cons
 
     def _pairs(self, tricks: int) -> list[Any]:
         g = self.g

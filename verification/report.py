@@ -60,6 +60,17 @@ def _keep(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) ->
     memo[key] = value
 
 
+def forget() -> None:
+    """Drop every proof this process keeps (:class:`Verifier`'s, :func:`~.z3kit.find`'s memo, the fact models'
+    digests): the next proofs are solved afresh (the determinism tests compare fresh runs)."""
+    from . import facts, z3kit
+
+    _shared.clear()
+    _models.clear()
+    z3kit._memo.clear()
+    facts._digests.clear()
+
+
 def deck_key(game: Game) -> tuple[Any, ...]:
     """What makes a deck: its ranks, suits, colours, copies and jokers (every field the rest derive from)."""
     d = game.deck
@@ -186,8 +197,15 @@ class Verifier:
             shown = 64  # one more is asked for, to say whether the list is cut
             vals, s2 = enumerate_values(scores.achievable(game), limit=shown + 1, timeout_ms=self.timeout_ms)
             cut = vals is not None and len(vals) > shown
-            listed = f"the {shown} smallest achievable {vals[:shown]} (and more)" if cut and vals else \
-                f"achievable {vals}"
+            top: list[Any] | None = None
+            if cut:  # the greatest, to show how close the declared upper bound comes
+                top, s3 = enumerate_values(scores.achievable(game), limit=1, timeout_ms=self.timeout_ms,
+                                           largest=True)
+                s2 += s3
+            listed = "the achievable values not listed within the time limit" if vals is None else \
+                f"achievable {vals}" if not cut else \
+                f"the {shown} smallest achievable {vals[:shown]} and more, up to " + \
+                (f"{top[0]}" if top else "a greatest not found in the time limit")
             lo, hi = game.hand_points_bounds
             yield finding("score bounds", st, s + s2,
                           f"declared [{lo}, {hi}]; {listed}" if st == "proved" else f"declared [{lo}, {hi}]",

@@ -45,7 +45,7 @@ def bounds_query(game: Game) -> Callable[[z3.Context], Query]:
         bad = [z3.Or(points(fm, e) < lo, points(fm, e) > hi) for e in range(fm.E)]
         show = {k: v for e in range(fm.E) for k, v in fm.show(e).items()}
         show.update({f"points[{e}]": points(fm, e) for e in range(fm.E)})
-        return Query(ctx, [*fm.constraints, z3.Or(bad)], show)
+        return Query(ctx, [z3.Or(bad)], show, base=fm)
 
     return build
 
@@ -67,7 +67,7 @@ def pairs_query(game: Game) -> Callable[[z3.Context], Query] | None:
     def build(ctx: z3.Context) -> Query:
         fm = FactModel(game, ctx)
         total = z3.Sum([fm.fact(e, "pairs") for e in range(fm.E)])
-        return Query(ctx, [*fm.constraints, total > most], {"total pairs": total})
+        return Query(ctx, [total > most], {"total pairs": total}, base=fm)
 
     return build
 
@@ -138,7 +138,7 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
     # progress is a rise towards a target, or a fall in a countdown (counters fall towards its target)
     down = m.kind == "countdown"
     sign = -1 if down else 1
-    r0, _ = find(ctx, [*fm.constraints, z3.Or([sign * points(fm, e) > 0 for e in range(fm.E)])], {}, witness=False)
+    r0, _ = find(ctx, [z3.Or([sign * points(fm, e) > 0 for e in range(fm.E)])], {}, witness=False, base=fm)
     if r0 == z3.unknown:
         return "timeout", "", None
     if r0 == z3.unsat:
@@ -146,14 +146,14 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
         return "counterexample", (f"can never end: no hand moves any {m.counter} total {toward} the end "
                                   f"({'target' if m.kind != 'elimination' else 'limit'})"), None
     show = {k: v for e in range(fm.E) for k, v in {**fm.show(e), f"points[{e}]": points(fm, e)}.items()}
-    r, w = find(ctx, [*fm.constraints, z3.Or([sign * points(fm, e) < 0 for e in range(fm.E)])], show)
+    r, w = find(ctx, [z3.Or([sign * points(fm, e) < 0 for e in range(fm.E)])], show, base=fm)
     if r == z3.unknown:
         return "timeout", "", None
     if r == z3.sat:
         away = "raise" if down else "lower"
         return "flagged", f"may not end: a hand can {away} a {m.counter} total", fm.decode(w or {})
     show = {k: v for e in range(fm.E) for k, v in fm.show(e).items()}
-    r2, w = find(ctx, [*fm.constraints, sign * z3.Sum([points(fm, e) for e in range(fm.E)]) < 1], show)
+    r2, w = find(ctx, [sign * z3.Sum([points(fm, e) for e in range(fm.E)]) < 1], show, base=fm)
     if r2 == z3.unknown:
         return "timeout", "", None
     if r2 == z3.sat:

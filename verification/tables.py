@@ -64,7 +64,7 @@ def queries(game: Game) -> list[tuple[str, str, Callable[[z3.Context], Query]]]:
         def gap(ctx: z3.Context, t: DecisionTable = t) -> Query:
             fm = FactModel(game, ctx)
             conds = [row_cond(fm, 0, t, r) for r in t.rows]
-            return Query(ctx, [*fm.constraints, z3.Not(z3.Or(conds))], fm.show(0, t))
+            return Query(ctx, [z3.Not(z3.Or(conds))], fm.show(0, t), base=fm)
 
         def overlap(ctx: z3.Context, t: DecisionTable = t) -> Query:
             fm = FactModel(game, ctx)
@@ -81,8 +81,7 @@ def queries(game: Game) -> list[tuple[str, str, Callable[[z3.Context], Query]]]:
                                 if t.hit == "most_specific" and c.volume < a.volume]
                     bad.append(z3.And(row_cond(fm, 0, t, a), row_cond(fm, 0, t, b),
                                       row_out(fm, 0, a) != row_out(fm, 0, b), *[z3.Not(c) for c in narrower]))
-            return Query(ctx, [*fm.constraints, z3.Or(bad) if bad else z3.BoolVal(False, ctx)],
-                         fm.show(0, t))
+            return Query(ctx, [z3.Or(bad) if bad else z3.BoolVal(False, ctx)], fm.show(0, t), base=fm)
 
         def raw_overlap(ctx: z3.Context, t: DecisionTable = t) -> Query:
             fm = FactModel(game, ctx)
@@ -91,8 +90,7 @@ def queries(game: Game) -> list[tuple[str, str, Callable[[z3.Context], Query]]]:
                 for b in t.rows[i + 1:]:
                     bad.append(z3.And(row_cond(fm, 0, t, a), row_cond(fm, 0, t, b),
                                       row_out(fm, 0, a) != row_out(fm, 0, b)))
-            return Query(ctx, [*fm.constraints, z3.Or(bad) if bad else z3.BoolVal(False, ctx)],
-                         fm.show(0, t))
+            return Query(ctx, [z3.Or(bad) if bad else z3.BoolVal(False, ctx)], fm.show(0, t), base=fm)
 
         out.append(("table complete", t.id, gap))
         out.append(("table deterministic", t.id, overlap))
@@ -101,8 +99,8 @@ def queries(game: Game) -> list[tuple[str, str, Callable[[z3.Context], Query]]]:
         for k, i in enumerate(order):
             def dead(ctx: z3.Context, t: DecisionTable = t, i: int = i, before: list[int] = order[:k]) -> Query:
                 fm = FactModel(game, ctx)
-                cons = [*fm.constraints, row_cond(fm, 0, t, t.rows[i])]
+                cons = [row_cond(fm, 0, t, t.rows[i])]
                 cons += [z3.Not(row_cond(fm, 0, t, t.rows[j])) for j in before]
-                return Query(ctx, cons, fm.show(0, t))
+                return Query(ctx, cons, fm.show(0, t), base=fm)
             out.append((f"table row {i + 1} can apply", t.id, dead))
     return out

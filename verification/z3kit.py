@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import z3
 
@@ -63,6 +63,16 @@ class Finding:
         return d
 
 
+class Base(Protocol):
+    """Constraints made on demand, with a digest of their SMT-LIB text (see :func:`query_key`)."""
+
+    @property
+    def constraints(self) -> list[Any]: ...
+
+    @property
+    def digest(self) -> str: ...
+
+
 @dataclass
 class Query:
     """Constraints whose satisfiability refutes a property, plus the names to report."""
@@ -76,6 +86,14 @@ class Query:
     memo: bool = True
     """Whether :func:`find` may look the answer up (False where the caller keeps answers by a cheaper key
     than the formula's text, as :class:`~cardspec.verification.report.Verifier` does for card transfers)."""
+    base: Base | None = None
+    """Constraints shared by many queries, added before ``constraints`` (the fact model of a game,
+    :class:`~cardspec.verification.facts.FactModel`): the memo's key reads its digest, made once, rather
+    than print them for every query, and they are made only when the query is solved."""
+
+    def all_constraints(self) -> list[Any]:
+        """The base's constraints, then the query's own."""
+        return [*self.base.constraints, *self.constraints] if self.base is not None else self.constraints
 
 
 @functools.cache
@@ -208,21 +226,26 @@ def smallest(ctx: z3.Context, constraints: list[Any], terms: Mapping[str, Any], 
 
 
 def find(ctx: z3.Context, constraints: list[Any], show: Mapping[str, Any], timeout_ms: int = TIMEOUT_MS,
-         witness: bool = True, logic: str | None = None, memo: bool = True) -> tuple[Any, dict[str, Any] | None]:
-    """Check ``constraints``: (``z3.sat``/``unsat``/``unknown``, the canonical witness of a ``sat``).
+         witness: bool = True, logic: str | None = None, memo: bool = True, base: Base | None = None
+         ) -> tuple[Any, dict[str, Any] | None]:
+    """Check ``constraints`` (after ``base``'s, if given): (``z3.sat``/``unsat``/``unknown``, the canonical
+    witness of a ``sat``).
 
     A plain solver decides (fast); only a satisfiable query, when a ``witness`` is
     wanted, is minimised (:func:`smallest`). Should the minimisation not finish,
     the witness is the plain solver's model (the one case where it is not canonical,
     as a ``timeout`` status is never reproducible either).
     """
-    s = solver(ctx, timeout_ms, logic)
-    s.add(*constraints)
-    key = query_key(ctx, constraints, "find", timeout_ms, witness, logic, *(x for kv in show.items() for x in kv)) \
-        if memo else ""
+    params = ("find", timeout_ms, witness, logic, *(x for kv in show.items() for x in kv))
+    key = "" if not memo else query_key(ctx, constraints, *params) if base is None else \
+        query_key(ctx, constraints, "base", base.digest, *params)
     if memo and key in _memo:
         res, w = _memo[key]
         return res, dict(w) if w is not None else None
+    if base is not None:
+        constraints = [*base.constraints, *constraints]
+    s = solver(ctx, timeout_ms, logic)
+    s.add(*constraints)
     res = s.check()
     if res != z3.sat or not witness:
         if res != z3.unknown and memo:  # a time limit is never remembered: a later try may finish
@@ -247,7 +270,7 @@ def refute(build: Callable[[z3.Context], Query], timeout_ms: int = TIMEOUT_MS, w
     t0 = time.perf_counter()
     ctx = z3.Context()
     q = build(ctx)
-    res, w = find(ctx, q.constraints, q.show, timeout_ms, witness, q.logic, q.memo)
+    res, w = find(ctx, q.constraints, q.show, timeout_ms, witness, q.logic, q.memo, base=q.base)
     secs = time.perf_counter() - t0
     if res == z3.unsat:
         return "proved", None, secs
@@ -257,8 +280,9 @@ def refute(build: Callable[[z3.Context], Query], timeout_ms: int = TIMEOUT_MS, w
 
 
 def enumerate_values(build: Callable[[z3.Context], tuple[z3.Context, list[Any], Any]], limit: int = 64,
-                     timeout_ms: int = TIMEOUT_MS) -> tuple[list[Any] | None, float]:
-    """The values an integer expression can take under constraints, ascending (None on timeout).
+                     timeout_ms: int = TIMEOUT_MS, largest: bool = False) -> tuple[list[Any] | None, float]:
+    """The values an integer expression can take under constraints, ascending (None on timeout); with
+    ``largest``, descending from the greatest (``limit=1``: the maximum).
 
     With more than ``limit`` values, the ``limit`` smallest: the list never depends on the order in which
     z3 happens to find values. Each value is the least one above the one before (:func:`_least_above`),
@@ -266,16 +290,18 @@ def enumerate_values(build: Callable[[z3.Context], tuple[z3.Context, list[Any], 
     with the range the expression spans (Hand and Foot's hand scores span 118,440 points, in steps of 5;
     a search that listed whatever z3 found first and narrowed the range around it descended a few points
     a check and ran out of checks before it reached the least). The expression must be bounded below
-    (else None)."""
+    (else None; with ``largest``, bounded above)."""
     t0 = time.perf_counter()
     ctx = z3.Context()
     _, cons, expr = build(ctx)
     s = solver(ctx, timeout_ms)
     s.add(*cons)
-    key = query_key(ctx, cons, "enumerate", limit, timeout_ms, expr)
+    key = query_key(ctx, cons, "enumerate", limit, timeout_ms, largest, expr)
     if key in _memo:
         return list(_memo[key]), time.perf_counter() - t0
-    values = _enumerate(s, expr, limit, t0 + timeout_ms / 1000)
+    values = _enumerate(s, -expr if largest else expr, limit, t0 + timeout_ms / 1000)
+    if values is not None and largest:
+        values = [-v for v in values]
     if values is not None:
         _remember(key, tuple(values))
     return values, time.perf_counter() - t0
