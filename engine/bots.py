@@ -241,18 +241,15 @@ RANDOM_ACTIONS: Final = 400
 """Actions of a match that :func:`random_then_rule_bot` plays at random before the rule bot takes over."""
 
 
-class RandomThenRuleBot(Bot):
-    """Uniform random choices for the first :data:`RANDOM_ACTIONS` actions of a match, then the rule bot:
-    random play that still ends in games where pure chance almost never ends a round (a rummy's going out)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.getrandbits: Callable[[int], int] = rng.getrandbits
-        self.rule = RuleBot(rng)
+class RandomThenRuleBot(RuleBot):
+    """Uniform random choices for the first :data:`RANDOM_ACTIONS` actions of a match, then the rule bot's
+    (one generator for both): random play that still ends in games where pure chance almost never ends a
+    round (a rummy's going out)."""
 
     def choose(self, st: State, legal: list[Action]) -> Action:
         if len(st.history) < RANDOM_ACTIONS:
             return legal[below(self.getrandbits, len(legal))]
-        return self.rule.choose(st, legal)
+        return super().choose(st, legal)
 
 
 def random_then_rule_bot(rng: random.Random) -> Bot:
