@@ -9,7 +9,9 @@
   (:meth:`Component.declarations <cardspec.engine.components.base.Component.declarations>`;
   Euchre: the dealer's pick-up and discard, the Farmer's Hand exchange, play and
   collect a trick; Riding the Bus: draws, discards, taking several discards,
-  reshuffles), never chosen by component kind. A phase that declares nothing
+  reshuffles), never chosen by component kind. A transfer of some of its
+  source's cards is proved once for any number of them (:func:`relaxed`), so
+  one proof per deck and shape serves every count. A phase that declares nothing
   gets no proof: the report fails with ``no proof for <kind> '<id>'``.
   ``tests/test_declared_moves.py`` checks in played matches that every action
   moves cards exactly as one of its phase's declared transfers says.
@@ -114,8 +116,9 @@ def undeclared(game: Game) -> list[str]:
     return [p.label for p in declarers(game) if p.declared is None]
 
 
-def move_queries(game: Game) -> list[Move]:
-    """One inductive query per declared transfer (see :mod:`cardspec.engine.components.declared`).
+def move_queries(game: Game) -> list[tuple[str, Callable[[z3.Context], Query], Callable[[z3.Context], Query] | None]]:
+    """One inductive query per declared transfer (see :mod:`cardspec.engine.components.declared`), with
+    the same query for any number of cards when the transfer moves some of its source, not all.
 
     Each query abstracts the table to the two zones a transfer touches plus one
     place for everything else, which it leaves alone; this is sound because the
@@ -124,20 +127,34 @@ def move_queries(game: Game) -> list[Move]:
     every card of the source; a range moves any subset of that size. Phases
     that declare nothing get no query here: :func:`undeclared` names them and
     the report fails on each.
+
+    The second query of a transfer that moves some of its source (its :func:`relaxed` form) lets any
+    subset move (and, for a swap, any subset of the destination back): each transfer of that shape is one
+    of those moves, so proving it proves the transfer, and one proof per deck and shape serves every
+    count (Hand and Foot's piles of 13, its draws of 2, its discards, on decks of up to 324 cards). Where
+    the relaxed query has a counterexample, the transfer's own query decides, and names its cards.
     """
     n = game.deck.size
-    out: list[Move] = []
+    out: list[tuple[str, Callable[[z3.Context], Query], Callable[[z3.Context], Query] | None]] = []
     for t in declared_transfers(game):
         c = t.count
         if isinstance(c, int) and c <= SMALL_MOVE:
-            out.append((t.name, _move(n, t.source, t.dest, c, t.swap)))
+            out.append((t.name, _move(n, t.source, t.dest, c, t.swap), relaxed(n, t.swap)))
         elif isinstance(c, int):  # a packet of many cards: the pseudo-boolean form stays small on big decks
-            out.append((t.name, _regroup(n, t.source, t.dest, everything=False, lo=c, hi=c, swap=t.swap)))
+            out.append((t.name, _regroup(n, t.source, t.dest, everything=False, lo=c, hi=c, swap=t.swap),
+                        relaxed(n, t.swap)))
         else:
             lo, hi = c if isinstance(c, tuple) else (1, n)
             out.append((t.name, _regroup(n, t.source, t.dest, everything=c == ALL, lo=lo, hi=hi,
-                                         swap=t.swap)))
+                                         swap=t.swap), None if c == ALL else relaxed(n, t.swap)))
     return out
+
+
+def relaxed(n: int, swap: bool) -> Callable[[z3.Context], Query]:
+    """Any subset of the source's cards moves to the destination (with ``swap``, and any subset of the
+    destination's back): no count. Unsatisfiable (every card still in exactly one place) for every deck,
+    which is what makes it a proof of each counted transfer of its shape."""
+    return _regroup(n, "source", "destination", everything=False, lo=0, hi=-1, swap=swap, counted=False)
 
 
 def _state(ctx: z3.Context, n: int, places: list[str], tag: str) -> list[list[Any]]:
@@ -186,9 +203,10 @@ def _move(n: int, src: str, dst: str, k: int, swap: bool) -> Callable[[z3.Contex
 
 
 def _regroup(n: int, src: str, dst: str, everything: bool, lo: int = 0, hi: int = -1,
-             swap: bool = False) -> Callable[[z3.Context], Query]:
+             swap: bool = False, counted: bool = True) -> Callable[[z3.Context], Query]:
     """All (``everything``) or ``lo``..``hi`` of the cards of ``src`` move to ``dst`` (and, for a
-    ``swap``, as many of ``dst`` move back)."""
+    ``swap``, as many of ``dst`` move back; without ``counted``, any number, and ``lo``..``hi`` are
+    not read)."""
     places = [src, dst, ELSEWHERE]
 
     def build(ctx: z3.Context) -> Query:
@@ -197,11 +215,11 @@ def _regroup(n: int, src: str, dst: str, everything: bool, lo: int = 0, hi: int 
         fwd = [z3.And(mem[0][c], flag[c]) for c in range(n)]
         bwd = [z3.And(mem[1][c], z3.Bool(f"back_{c}", ctx)) if swap else z3.BoolVal(False, ctx) for c in range(n)]
         cons: list[Any] = [_exactly_one(mem, c) for c in range(n)]
-        if not everything:
+        if not everything and counted:
             cons.append(z3.PbGe([(f, 1) for f in fwd], lo))
             if hi >= 0:
                 cons.append(z3.PbLe([(f, 1) for f in fwd], hi))
-        if swap:
+        if swap and counted:
             cons.append(z3.Sum([z3.If(f, 1, 0) for f in fwd]) == z3.Sum([z3.If(b, 1, 0) for b in bwd]))
         new = [[z3.Or(z3.And(mem[0][c], z3.Not(fwd[c])), bwd[c]) for c in range(n)],
                [z3.Or(z3.And(mem[1][c], z3.Not(bwd[c])), fwd[c]) for c in range(n)],

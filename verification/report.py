@@ -122,8 +122,13 @@ class Verifier:
             st, w, s = self._run(("deal", name, deal_key), q)
             yield finding(name, st, s, witness=w)
         transfers = conservation.declared_transfers(game)
-        for tr, (name, q) in zip(transfers, conservation.move_queries(game), strict=True):
-            # the query depends only on the transfer's shape (its zones are numbered, not named)
+        for tr, (name, q, any_count) in zip(transfers, conservation.move_queries(game), strict=True):
+            # the queries depend only on the transfer's shape (its zones are numbered, not named)
+            if any_count is not None:
+                st, w, s = self._run(("move any", tr.swap, game.deck.size), any_count)
+                if st == "proved":
+                    yield finding(f"moves: {name}", st, s, "proved for any number of cards moved")
+                    continue
             st, w, s = self._run(("move", tr.count, tr.swap, game.deck.size), q)
             yield finding(f"moves: {name}", st, s, witness=w)
         for part in conservation.undeclared(game):
