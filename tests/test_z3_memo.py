@@ -3,6 +3,7 @@ the same formula, whatever solver logic it uses, and a looked-up answer is the o
 
 from __future__ import annotations
 
+import pytest
 import z3
 
 from cardspec.verification import conservation, z3kit
@@ -124,3 +125,23 @@ def test_a_query_on_a_fact_model_is_keyed_by_the_models_digest_and_answers_as_if
             assert inlined[0] in (z3.sat, z3.unsat)
             status = "counterexample" if inlined[0] == z3.sat else "proved"
             assert first == again == (status, inlined[1]), (tid, prop)
+
+
+def test_the_kept_digests_and_models_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fact-model digests keep their games alive and ranking models weigh up to a few hundred kB: each store
+    holds at most its limit, the oldest going first."""
+    from cardspec.engine.game import Game
+    from cardspec.engine.spec import load
+    from cardspec.verification import facts, report
+
+    report.forget()
+    monkeypatch.setattr(facts, "DIGESTS_LIMIT", 2)
+    games = [Game(load(sid), {}) for sid in ("euchre", "bid-euchre", "buck-euchre")]
+    for g in games:
+        _ = facts.FactModel(g, z3.Context()).digest
+    assert [kept[0] for kept in facts._digests.values()] == games[1:]
+    monkeypatch.setattr(report, "MODELS_LIMIT", 1)
+    for sid in ("euchre", "bid-euchre"):
+        list(report.Verifier(load(sid)).findings({}))
+    assert len(report._models) == 1
+    report.forget()

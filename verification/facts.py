@@ -26,8 +26,9 @@ from cardspec.engine.game import Game
 from cardspec.engine.tables import DecisionTable
 
 _digests: dict[int, tuple[Game, str]] = {}
-DIGESTS_LIMIT = 1024
-"""How many games' base formulas :meth:`FactModel.digest` remembers in one process."""
+DIGESTS_LIMIT = 64
+"""How many games' base formulas :meth:`FactModel.digest` remembers in one process (each keeps its game
+alive; the verifier reads one game's at a time)."""
 
 
 class FactModel:

@@ -49,13 +49,15 @@ def _hit_option(spec: Spec, table_id: str) -> str | None:
 
 
 SHARED_LIMIT = 4096
-"""How many shared proofs (and ranking models) one process remembers."""
+"""How many shared proofs one process remembers (each a status and a small witness)."""
+MODELS_LIMIT = 64
+"""How many rankings' model tables one process remembers (up to a few hundred kB each)."""
 _shared: dict[tuple[Any, ...], tuple[str, dict[str, Any] | None, float]] = {}
 _models: dict[tuple[Any, ...], ranking.ModelTables] = {}
 
 
-def _keep(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> None:
-    if len(memo) >= SHARED_LIMIT:
+def _keep(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any, limit: int = SHARED_LIMIT) -> None:
+    if len(memo) >= limit:
         memo.pop(next(iter(memo)))
     memo[key] = value
 
@@ -83,8 +85,8 @@ class Verifier:
     The proofs that depend only on a deal, a transfer's shape or a ranking are solved once per process
     and looked up by what they depend on (:func:`deck_key`, the deals, the seats, the ranking's fields):
     across the option sets of a spec, and across the specs and parts of a spec one worker of
-    ``verify -j`` runs in turn (Euchre's and Buck Euchre's decks rank alike). A time limit is never
-    remembered."""
+    ``verify -j`` runs in turn (Buck Euchre's card transfers, on Euchre's 24 cards, are Euchre's). A time
+    limit is never remembered."""
 
     def __init__(self, spec: Spec, timeout_ms: int = 10_000) -> None:
         tune_allocator()
@@ -137,7 +139,7 @@ class Verifier:
                           "no scoring facts), so nothing about it is proved")
         if game.ranking is not None:
             r = game.ranking
-            # every parameter of the ranking (all its fields but the deck) and the deck's cards and colours
+            # the deck and every other parameter of the ranking (its fields), and whether identical copies may tie
             rk = (deck_key(game),
                   tuple(getattr(r, f.name) for f in dataclasses.fields(r) if f.name != "deck"),
                   tuple(getattr(ph, "identical_declared", False) for ph in game.phases))
@@ -146,7 +148,7 @@ class Verifier:
                 yield finding(name, st, s, witness=_decode_cards(game, w))
             t1 = time.perf_counter()
             if rk not in _models:
-                _keep(_models, rk, ranking.model_tables(game))
+                _keep(_models, rk, ranking.model_tables(game), MODELS_LIMIT)
             ok, w = ranking.engine_agrees(game, _models[rk])
             yield finding("ranking: engine tables agree with the model", "proved" if ok else "counterexample",
                           time.perf_counter() - t1, "checked on every trump context" if ok else
