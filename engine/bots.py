@@ -92,12 +92,9 @@ def _best_value(st: State, hand: int, size: int) -> int:
     return max((hv.value(st.game.deck.mask(k)) for k in combinations(cards, size)), default=0)
 
 
-class RuleBot(Bot):
-    """A simple rule follower: calls with three trumps, wins tricks cheaply, knocks when high (at random where
-    none of its rules applies)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.getrandbits: Callable[[int], int] = rng.getrandbits
+class RuleBot(RandomBot):
+    """A simple rule follower: calls with three trumps, wins tricks cheaply, knocks when high (at random, as
+    :class:`RandomBot`, where none of its rules applies)."""
 
     def choose(self, st: State, legal: list[Action]) -> Action:
         codec = st.game.codec
@@ -178,7 +175,7 @@ class RuleBot(Bot):
                 return low
         if "pass" in kinds:
             return next(a for a in legal if codec.kind(a) == "pass")
-        return legal[below(self.getrandbits, len(legal))]
+        return RandomBot.choose(self, st, legal)
 
 
 def rule_bot(rng: random.Random) -> Bot:
@@ -248,8 +245,8 @@ class RandomThenRuleBot(RuleBot):
 
     def choose(self, st: State, legal: list[Action]) -> Action:
         if len(st.history) < RANDOM_ACTIONS:
-            return legal[below(self.getrandbits, len(legal))]
-        return super().choose(st, legal)
+            return RandomBot.choose(self, st, legal)
+        return RuleBot.choose(self, st, legal)
 
 
 def random_then_rule_bot(rng: random.Random) -> Bot:

@@ -66,12 +66,10 @@ class FactModel:
         kept = _digests.get(id(self.g))
         if kept is not None and kept[0] is self.g:
             return kept[1]
-        from .z3kit import query_key
+        from .z3kit import keep, query_key
 
         digest = query_key(self.ctx, self.constraints)
-        if len(_digests) >= DIGESTS_LIMIT:
-            _digests.pop(next(iter(_digests)))
-        _digests[id(self.g)] = (self.g, digest)  # the game is kept, so its id is never reused for another
+        keep(_digests, id(self.g), (self.g, digest), DIGESTS_LIMIT)  # the game is kept: its id is never reused
         return digest
 
     def _build(self) -> list[Any]:

@@ -28,7 +28,7 @@ from cardspec.engine.spec import Spec
 
 from . import conservation, ranking, scores, tables
 from .facts import FactModel
-from .z3kit import Finding, Query, enumerate_values, refute, tune_allocator
+from .z3kit import Finding, Query, enumerate_values, keep, refute, tune_allocator
 
 
 def _resolver(spec: Spec) -> tuple[dict[str, str], dict[str, str]]:
@@ -54,12 +54,6 @@ MODELS_LIMIT = 64
 """How many rankings' model tables one process remembers (up to a few hundred kB each)."""
 _shared: dict[tuple[Any, ...], tuple[str, dict[str, Any] | None, float]] = {}
 _models: dict[tuple[Any, ...], ranking.ModelTables] = {}
-
-
-def _keep(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any, limit: int = SHARED_LIMIT) -> None:
-    if len(memo) >= limit:
-        memo.pop(next(iter(memo)))
-    memo[key] = value
 
 
 def forget() -> None:
@@ -101,7 +95,7 @@ class Verifier:
             return status, dict(w) if w is not None else None, 0.0
         res = refute(q, self.timeout_ms)
         if res[0] != "timeout":
-            _keep(_shared, key, (res[0], dict(res[1]) if res[1] is not None else None, res[2]))
+            keep(_shared, key, (res[0], dict(res[1]) if res[1] is not None else None, res[2]), SHARED_LIMIT)
         return res
 
     def findings(self, opts: dict[str, Any]) -> Iterator[Finding]:
@@ -148,7 +142,7 @@ class Verifier:
                 yield finding(name, st, s, witness=_decode_cards(game, w))
             t1 = time.perf_counter()
             if rk not in _models:
-                _keep(_models, rk, ranking.model_tables(game), MODELS_LIMIT)
+                keep(_models, rk, ranking.model_tables(game), MODELS_LIMIT)
             ok, w = ranking.engine_agrees(game, _models[rk])
             yield finding("ranking: engine tables agree with the model", "proved" if ok else "counterexample",
                           time.perf_counter() - t1, "checked on every trump context" if ok else

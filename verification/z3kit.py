@@ -137,10 +137,17 @@ def query_key(ctx: z3.Context, constraints: list[Any], *extra: Any) -> str:
     return h.hexdigest()
 
 
+def keep(memo: dict[Any, Any], key: Any, value: Any, limit: int) -> None:
+    """Put ``value`` in ``memo`` under ``key``, first dropping the oldest entry if ``memo`` holds ``limit``:
+    the bounded stores of solved queries here, and of kept proofs, ranking models and fact-model digests
+    (:mod:`~cardspec.verification.report`, :mod:`~cardspec.verification.facts`)."""
+    if len(memo) >= limit:
+        memo.pop(next(iter(memo)))
+    memo[key] = value
+
+
 def _remember(key: str, value: Any) -> None:
-    if len(_memo) >= MEMO_LIMIT:
-        _memo.pop(next(iter(_memo)))
-    _memo[key] = value
+    keep(_memo, key, value, MEMO_LIMIT)
 
 
 def solver(ctx: z3.Context, timeout_ms: int = TIMEOUT_MS, logic: str | None = None) -> z3.Solver:
