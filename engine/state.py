@@ -110,9 +110,10 @@ class State:
     """Why play stopped before the match was over: ``"hand_limit"`` (the hands asked for are played) or
     ``"no_deal"`` (no seed and no explicit deal for the next hand); None while play goes on."""
     listed: tuple[tuple[int, int, int, int, int], tuple[Action, ...]] | None
-    """The last list :meth:`legal_actions` made for a phase whose check is that list
-    (``Component.checks_by_listing``), with the position it is for (:meth:`list_key`), so that :meth:`apply`
-    carries out an action from it with no second listing; None: none kept (each :meth:`apply` drops it)."""
+    """The last list :meth:`legal_actions` made for a phase that keeps its lists (``Component.keeps_list``: its
+    check is that list, or costs more than a look-up in it), with the position it is for (:meth:`list_key`), so
+    that :meth:`apply` carries out an action from it with no second check; None: none kept (each :meth:`apply`
+    drops it)."""
 
     def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None,
                  start: Mapping[str, Any] | None = None, hand_limit: int | None = None, *,
@@ -412,7 +413,7 @@ class State:
             return []
         comp = self.comp
         acts = comp.legal(self)
-        if comp.checks_by_listing:
+        if comp.keeps_list:
             self.listed = (self.list_key(), tuple(acts))
         return acts
 

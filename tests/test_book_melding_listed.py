@@ -1,5 +1,6 @@
-"""``book_melding`` remembers its last legal list with the position it was made for (``BookState.listed``), so
-that applying a listed action does not check it a second time. The memory must change no verdict: every action
+"""``book_melding`` keeps its lists (``keeps_list``): ``State`` remembers the last legal list with the position it
+was made for (``State.listed``), so that applying a listed action does not check it a second time (book_melding's
+own check, ``_refuse``, costs more than the look-up). The memory must change no verdict: every action
 is accepted or refused, with the same resulting state and record, as by a copy that never listed anything;
 copies that part ways keep their own lists; an action listed before a change of position is judged afresh."""
 
@@ -13,7 +14,7 @@ import pytest
 
 from cardspec.engine.actions import Action
 from cardspec.engine.cards import Deck
-from cardspec.engine.components.book_melding import BookMelding, BookState
+from cardspec.engine.components.book_melding import BookMelding
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
 from cardspec.engine.spec import load
@@ -31,17 +32,14 @@ def _comp(g: Game) -> BookMelding:
 
 
 def _forget(st: State) -> State:
-    """``st`` with no remembered list (as if ``legal`` had never been asked)."""
-    for x in st.cstate:
-        if isinstance(x, BookState):
-            x.listed = ((), ())
+    """``st`` with no remembered list (as if ``legal_actions`` had never been asked)."""
+    st.listed = None
     return st
 
 
 def _snapshot(st: State) -> tuple[Any, ...]:
     """Everything a position holds, but the remembered list."""
-    phases = [None if x is None else
-              tuple((f.name, getattr(x, f.name)) for f in dataclasses.fields(x) if f.name != "listed")  # type: ignore[arg-type]
+    phases = [None if x is None else tuple((f.name, getattr(x, f.name)) for f in dataclasses.fields(x))  # type: ignore[arg-type]
               for x in st.cstate]
     return (st.cur, st.phase, st.hand_no, tuple(st.hands), sorted(st.piles.items()), sorted(st.seat_piles.items()),
             phases, list(st.history), st.hand_results, st.winners)
@@ -138,7 +136,7 @@ def test_copies_that_part_ways_keep_their_own_lists() -> None:
     legal = st.legal_actions()
     discards = [a for a in legal if st.game.codec.kind(a) == "discard"]
     other = st.copy()  # it keeps the list made for the position both are at
-    assert other.cstate[st.comp.index].listed == st.cstate[st.comp.index].listed  # type: ignore[union-attr]
+    assert other.listed == st.listed and other.listed is not None
     st.apply(discards[0])
     assert _snapshot(other)[1:] != _snapshot(st)[1:]
     st.legal_actions()  # a list for st's new position: other's stays its own
@@ -153,12 +151,35 @@ def test_copies_that_part_ways_keep_their_own_lists() -> None:
 
 
 def test_the_list_is_remembered_for_its_position_only() -> None:
-    """The remembered position names the actions applied this hand, the player, their hand and the piles."""
+    """The remembered position names the actions applied, the player, their hand and the sizes of the pickup and
+    discard piles (``list_piles``); applying an action forgets it."""
     st = _at_play(3)
-    bs: BookState = st.cstate[st.comp.index]  # type: ignore[assignment]
-    legal = st.legal_actions()
     comp = _comp(st.game)
-    assert bs.listed == (comp._position(st), tuple(legal))
-    moves = bs.moves
+    assert comp.keeps_list and set(comp.list_piles) == {comp.stock, comp.discard}
+    legal = st.legal_actions()
+    assert st.listed == (st.list_key(), tuple(legal))
+    key = st.list_key()
+    assert key[:4] == (len(st.history), st.phase, st.cur, st.hands[st.cur])
     st.apply(legal[0])
-    assert bs.moves == moves + 1 or st.cstate[st.comp.index] is not bs
+    assert st.listed is None and st.list_key() != key
+
+
+def test_a_pile_changed_from_outside_after_listing_gets_the_action_judged_afresh() -> None:
+    """The pickup pile emptied from outside after the list was made: the draw it listed is refused, as a copy that
+    never listed finds (the kept list's key names the pile's size)."""
+    g = Game(SPEC, {})
+    st = g.new_initial_state(5)
+    rnd = random.Random(5)
+    legal = st.legal_actions()
+    while not any(g.codec.kind(a) == "draw_stock" for a in legal):
+        st.apply(rnd.choice(legal))
+        legal = st.legal_actions()
+    draw = next(a for a in legal if g.codec.kind(a) == "draw_stock")
+    stock = st.piles[_comp(g).stock]
+    st.piles[_comp(g).stock] = []  # changed from outside after the list was made
+    assert st.listed is not None and st.listed[0] != st.list_key()
+    assert not st.can_apply(draw) and not _forget(st.copy()).can_apply(draw)
+    with pytest.raises(IllegalActionError):
+        st.apply(draw)
+    st.piles[_comp(g).stock] = stock
+    assert st.can_apply(draw)

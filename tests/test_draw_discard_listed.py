@@ -1,4 +1,4 @@
-"""``draw_discard`` checks an action by listing the legal ones (``checks_by_listing``), so ``State`` keeps the list
+"""``draw_discard`` checks an action by listing the legal ones (``keeps_list``), so ``State`` keeps the list
 ``legal_actions()`` made and applies an action from it without listing again: the kept list must never let through
 an action that is not legal in the position it is applied in."""
 

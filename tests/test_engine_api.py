@@ -241,37 +241,37 @@ def test_a_copy_holds_every_field_of_the_state(system: str) -> None:
 
 
 LISTING_SYSTEMS = ["euchre", "bid-euchre", "buck-euchre", "dirty-clubs", "bird-dog-2p", "riding-the-bus",
-                   "the-card-game"]
-"""Systems with a phase whose check is its list of legal actions (turn-up trump, an auction, an up-card exchange,
-draw-and-discard turns)."""
-LISTS_READ_HANDS = {"euchre", "buck-euchre", "dirty-clubs", "riding-the-bus", "the-card-game"}
+                   "the-card-game", "hand-and-foot"]
+"""Systems with a phase that keeps its lists: its check is its list of legal actions (turn-up trump, an auction, an
+up-card exchange, draw-and-discard turns), or costs more than a look-up in it (book melding)."""
+LISTS_READ_HANDS = {"euchre", "buck-euchre", "dirty-clubs", "riding-the-bus", "the-card-game", "hand-and-foot"}
 """Those whose listing phases list discards (from the hand held); the others' list bids and passes only."""
 
 
 @pytest.mark.parametrize("system", LISTING_SYSTEMS)
 def test_the_kept_list_admits_exactly_the_actions_legal_at_its_own_position(system: str) -> None:
-    """``State.legal_actions()`` keeps its list for a phase that ``checks_by_listing``, and ``apply`` carries out
+    """``State.legal_actions()`` keeps its list for a phase that ``keeps_list``, and ``apply`` carries out
     an action from it without listing again, only at the position the list was made for: on a copy (which keeps
     the list), each action of the last position's list that is not legal now is refused, naming the clause, as it
     is on a copy that never listed anything; each legal one is carried out as it is there."""
     import random
 
     g = Game.from_system(system)
-    assert any(ph.checks_by_listing for ph in g.phases)
+    assert any(ph.keeps_list for ph in g.phases)
     rng = random.Random(5)
     st = g.new_initial_state(11, hand_limit=3)
     kept = refused = guarded = 0
     before: list[int] = []
     while not st.is_terminal():
         legal = st.legal_actions()
-        if st.comp.checks_by_listing:
+        if st.comp.keeps_list:
             kept += 1
             assert st.listed is not None and st.listed[1] == tuple(legal) and st.listed[0] == st.list_key()
             for b in dict.fromkeys(before + legal[:3]):
                 kept_list, fresh = st.copy(), st.copy()
                 fresh.listed = None  # a copy that never listed: its check lists afresh
                 assert kept_list.listed == st.listed
-                if b in legal:
+                if b in legal or fresh.can_apply(b):  # unlisted, yet legal: another of a listed class (copies)
                     kept_list.apply(b)
                     fresh.apply(b)
                     assert kept_list.history == fresh.history and kept_list.hands == fresh.hands
@@ -309,7 +309,7 @@ def test_an_action_just_listed_is_checked_without_listing_again() -> None:
     g = Game.from_system("euchre")
     st = g.new_initial_state(3)
     comp = st.comp
-    assert comp.checks_by_listing
+    assert comp.keeps_list
     calls = []
     real = comp.legal
     comp.legal = lambda s: calls.append(1) or real(s)  # type: ignore[method-assign]

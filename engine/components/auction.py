@@ -132,7 +132,7 @@ class Auction(CheckingDoer):
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
-        self.checks_by_listing = True  # its check is the list of legal actions
+        self.keeps_list = True  # its check is the list of legal actions
         self.min_bid: int = d["min"]
         self.max_bid: int = d["max"]
         self.suit_in_bid: bool = d["suit_in_bid"]

@@ -65,12 +65,13 @@ class Component:
         self.file = file
         self.source = Source(**d["source"])
         self.game: Game | None = None
-        self.checks_by_listing = False
-        """Whether the component's legality check lists every legal action (as :meth:`is_legal`'s default
-        does): then ``State.legal_actions()`` keeps the list it returns (``State.listed``), and ``State.apply``
-        carries out an action from it, applied next, with :meth:`apply_listed`, not listing them all again. A
-        component with a check of its own leaves it False, and no list is kept. (An instance attribute: the
-        compiled build reads it as a struct field.)"""
+        self.keeps_list = False
+        """Whether ``State.legal_actions()`` keeps the list it returns (``State.listed``), so that ``State.apply``
+        carries out an action from it, applied next, with :meth:`apply_listed`, with no second check. True for a
+        component whose legality check lists every legal action (as :meth:`is_legal`'s default does), and for one
+        whose own check costs more than a look-up in the list (``book_melding``); a component whose check is
+        cheap leaves it False, and no list is kept. (An instance attribute: the compiled build reads it as a
+        struct field.)"""
         self.list_piles: tuple[str, ...] = ()
         """The table's zones whose sizes the list also depends on (``State.list_key`` adds them, so that a list
         kept for a position is not used once those zones were changed from outside; draw_discard's stock and
@@ -204,9 +205,9 @@ class Component:
 
     def apply_listed(self, st: State, a: Action) -> None:
         """Carry out ``a``, which :meth:`legal` listed for this very position (``State.apply``, when
-        ``State.legal_actions()`` kept the list; the bulk loop): legal, so a component that :attr:`checks_by_listing`
-        does not list them all again. By default the doer, :meth:`apply`; a :class:`CheckingDoer` that lists to
-        check gives its doer without the check."""
+        ``State.legal_actions()`` kept the list; the bulk loop): legal, so a component that :attr:`keeps_list`
+        does not check it again. By default the doer, :meth:`apply`; a :class:`CheckingDoer` that keeps its
+        lists gives its doer without the check."""
         self.apply(st, a)
 
     def representative(self, st: State, a: Action) -> Action:

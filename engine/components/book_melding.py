@@ -150,20 +150,11 @@ class BookState(PhaseState):
     answer: str = ""
     out_seat: int = -1
     ended_by: str = ""
-    moves: int = 0
-    """Actions applied this hand (for :attr:`listed`: every action changes the position)."""
-    listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
-    """The last legal list and the position it was made for (:meth:`BookMelding._position`), so that applying
-    an action just listed is not checked a second time. Every action applied changes :attr:`moves`, so the list
-    is never taken for that of a later position (the hand and the piles in the key guard against a state changed
-    from outside). Copied with the rest (a tuple): a copy of a state keeps the list made for the position they
-    share, and each forgets it on its own next action."""
 
     def __init__(
             self, turns: int = -1, stage: str = "draw", melds: tuple[Meld, ...] = (), laid_out: int = 0,
             footed: int = 0, pending: int = -1, opened: int = -1, retracted: bool = False, reshuffled: int = 0,
-            asked: bool = False, answer: str = "", out_seat: int = -1, ended_by: str = "", moves: int = 0,
-            listed: tuple[tuple[int, ...], tuple[Action, ...]] = ((), ())
+            asked: bool = False, answer: str = "", out_seat: int = -1, ended_by: str = ""
     ) -> None:
         self.turns = turns
         self.stage = stage
@@ -178,14 +169,11 @@ class BookState(PhaseState):
         self.answer = answer
         self.out_seat = out_seat
         self.ended_by = ended_by
-        self.moves = moves
-        self.listed = listed
 
     def copy(self) -> BookState:
         """An independent copy (every field given: no generic copy on the hot path)."""
         return BookState(self.turns, self.stage, self.melds, self.laid_out, self.footed, self.pending, self.opened,
-                         self.retracted, self.reshuffled, self.asked, self.answer, self.out_seat, self.ended_by,
-                         self.moves, self.listed)
+                         self.retracted, self.reshuffled, self.asked, self.answer, self.out_seat, self.ended_by)
 
 
 class BookMelding(CheckingDoer):
@@ -197,6 +185,8 @@ class BookMelding(CheckingDoer):
         super().__init__(d, key, file)
         self.stock: str = d["stock"]
         self.discard: str = d["discard"]
+        self.keeps_list = True  # its own check (_refuse) costs more than a look-up in the list just made
+        self.list_piles = (self.stock, self.discard)  # the list reads them: their sizes guard it
         self.meld_zone: str = d["melds"]
         self.reserve: str = d["reserve"]
         self.reserves: tuple[str, ...] = tuple(dict.fromkeys((self.reserve, d.get("reserve_seen", self.reserve))))
@@ -692,23 +682,12 @@ class BookMelding(CheckingDoer):
         """With ``freeze: wild``, whether the discard pile holds a wild card (is frozen)."""
         return self.freeze == "wild" and any(self.meld_rank[c] == WILD for c in st.piles[self.discard])
 
-    def _position(self, st: State) -> tuple[int, ...]:
-        """What tells one position of this hand from another: the actions applied (each changes it), with the
-        player to act, their hand, the piles' sizes and the top discard as a guard against a state changed from
-        outside."""
-        bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
-        cur, piles = st.cur, st.piles
-        disc = piles[self.discard]
-        return bs.moves, cur, st.hands[cur], len(piles[self.stock]), len(disc), disc[-1] if disc else -1
-
     def legal(self, st: State) -> list[Action]:
-        """The legal actions, sorted; remembered with the position they are for (:attr:`BookState.listed`)."""
+        """The legal actions, sorted (``State.legal_actions()`` keeps them: :attr:`keeps_list`)."""
         bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
         stage = bs.stage
         if stage == "answer":
-            answers = sorted(self._answers)
-            bs.listed = (self._position(st), tuple(answers))
-            return answers
+            return sorted(self._answers)
         seat = st.cur
         hand = st.hands[seat]
         may_bar = self._may_bar
@@ -748,9 +727,6 @@ class BookMelding(CheckingDoer):
             if first < n:
                 self._add_acts(out, hand, st.game.entity_of[seat], melds, first)
         out.sort()
-        piles = st.piles
-        disc = piles[self.discard]  # _position, inlined
-        bs.listed = ((bs.moves, seat, hand, len(piles[self.stock]), len(disc), disc[-1] if disc else -1), tuple(out))
         return out
 
     def _meld_acts(self, out: list[Action], hand: int, taken: set[int] | None) -> None:
@@ -941,8 +917,7 @@ class BookMelding(CheckingDoer):
         return (m[0], self._rank_cls_masks.get(m[2], ()) if open_ else (), wild_ok, base)
 
     def is_legal(self, st: State, a: Action) -> bool:
-        at, acts = st.cstate[self.index].listed  # type: ignore[union-attr]
-        return (type(a) is int and a in acts and at == self._position(st)) or self._refusal(st, a) is None
+        return self._refusal(st, a) is None
 
     def _decode(self, a: Action, listed: bool = False) -> Decoded | None:
         """``a`` taken apart, or None if it is no well-formed action of this game (remembered). ``listed``: ``a``
@@ -1170,22 +1145,25 @@ class BookMelding(CheckingDoer):
                 bs.laid_out |= 1 << seat
 
     def try_apply(self, st: State, a: Action) -> bool:
+        d = self._decoded.get(a) if type(a) is int else None  # _decode, inlined when remembered
+        if d is None:
+            d = self._decode(a)
+        if d is None or self._refuse(st, a, d) is not None:
+            return False
+        self._do(st, a, d)
+        return True
+
+    def apply_listed(self, st: State, a: Action) -> None:
+        d = self._decoded.get(a)  # legal: listed for this very position
+        if d is None:
+            d = self._decode(a, True)
+            assert d is not None  # a listed action is well-formed
+        self._do(st, a, d)
+
+    def _do(self, st: State, a: Action, d: Decoded) -> None:
+        """Carry out the legal action ``a``, taken apart as ``d``."""
         bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
-        at, acts = bs.listed
         seat = st.cur
-        if type(a) is int and a in acts and at == (bs.moves, seat, st.hands[seat], len(st.piles[self.stock]),
-                                                      len(disc := st.piles[self.discard]), disc[-1] if disc else -1):
-            d = self._decoded.get(a)  # listed for this very position (_position, inlined): legal
-            if d is None:
-                d = self._decode(a, True)
-                assert d is not None  # a listed action is well-formed
-        else:
-            d = self._decoded.get(a) if type(a) is int else None  # _decode, inlined when remembered
-            if d is None:
-                d = self._decode(a)
-            if d is None or self._refuse(st, a, d) is not None:
-                return False
-        bs.moves += 1
         k, cards, cmask, _, number, rank = d
         if k == "draw_stock":
             stock = st.piles[self.stock]
@@ -1256,7 +1234,6 @@ class BookMelding(CheckingDoer):
             bs.answer = self._answers[a]
             bs.stage = "play"
             st.cur = self.partner(st, st.cur)
-        return True
 
     # --- the rule bot's play --------------------------------------------------------------
     def bot_choice(self, st: State, legal: list[Action]) -> Action:

@@ -231,7 +231,7 @@ class DrawDiscard(Component):
         super().__init__(d, key, file)
         self.stock: str = d["stock"]
         self.discard: str = d["discard"]
-        self.checks_by_listing = True  # its check is the list of legal actions (the base one)
+        self.keeps_list = True  # its check is the list of legal actions (the base one)
         self.list_piles = (self.discard, self.stock)  # the list reads them: their sizes guard it
         self.discard_drawn: str = d.get("discard_drawn", "allowed")
         ts = d.get("take_several")

@@ -88,7 +88,7 @@ class TurnUpTrump(Component):
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__({**d, "source": d["rounds"][0]["source"]}, key, file)
-        self.checks_by_listing = True  # its check is the list of legal actions (the base one)
+        self.keeps_list = True  # its check is the list of legal actions (the base one)
         self.pile: str = d["pile"]
         self.rounds: list[dict[str, Any]] = [dict(r) for r in d["rounds"]]
         self.round_sources = [Source(**r["source"]) for r in d["rounds"]]

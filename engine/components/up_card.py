@@ -148,7 +148,7 @@ class UpCardExchange(CheckingDoer):
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
-        self.checks_by_listing = True  # its check is the list of legal actions
+        self.keeps_list = True  # its check is the list of legal actions
         self.pile: str = d["pile"]
         self.who: tuple[str, ...] = tuple(d["who"])
         self.optional: bool = d.get("optional", True)
