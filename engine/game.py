@@ -43,6 +43,20 @@ MAX_MATCH_ACTIONS: Final = 2_000_000
 """The most actions any match may take (as many as a record may hold)."""
 
 
+def chosen_options(decls: Mapping[str, Any], options: Mapping[str, Any]) -> str:
+    """The options set away from their defaults, as the command line gives them (``teams=true, players=3``); empty
+    when every option has its default.
+
+    >>> from types import SimpleNamespace as D
+    >>> chosen_options({"teams": D(default=False), "players": D(default=4)}, {"teams": True, "players": 3})
+    'teams=true, players=3'
+    >>> chosen_options({"teams": D(default=False)}, {"teams": False})
+    ''
+    """
+    return ", ".join(f"{n}={str(v).lower() if isinstance(v, bool) else v}"
+                     for n, v in options.items() if v != decls[n].default)
+
+
 class Game:
     """Frozen rules: a spec plus a complete set of option values."""
 
@@ -58,17 +72,22 @@ class Game:
         """The :class:`Step` records ``State.apply`` returns, made once each (they are immutable; a match
         then makes fewer objects): by action, then ``2 * seat + hand_ended``; at most ``state.STEP_ACTIONS``
         actions."""
-        if self.options != {n: d.default for n, d in decls.items()}:
+        chosen = chosen_options(decls, self.options)
+        if chosen:
             # an option map may put a value of the wrong kind somewhere: check the resolved rules too
             try:
                 validate(rules, spec_schema(), spec.loaded, spec.file)
             except SpecError as exc:
-                raise SpecError(f"with options {self.options}: {exc.detail}", spec.file, exc.line, exc.key) from None
+                raise SpecError(f"with options {chosen}: {exc.detail}", spec.file, exc.line, exc.key) from None
         try:
             self._build(spec, rules)
+        except SpecError as exc:  # a clause the options bent (players=3 with partners opposite) names them
+            if not chosen:
+                raise
+            raise SpecError(f"with options {chosen}: {exc.detail}", exc.file, exc.line, exc.key) from None
         except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise SpecError(f"with options {self.options}: cannot build the rules ({type(exc).__name__}: {exc})",
-                            spec.file) from None
+            raise SpecError(f"with options {chosen or 'the defaults'}: cannot build the rules "
+                            f"({type(exc).__name__}: {exc})", spec.file) from None
 
     def _build(self, spec: spec_mod.Spec, rules: dict[str, Any]) -> None:
         f = spec.file

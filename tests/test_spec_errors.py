@@ -196,8 +196,25 @@ def test_an_option_map_that_bends_a_clause_is_reported_with_the_options() -> Non
     Game(Spec(data, base.file, base.loaded))  # the default reading is fine
     with pytest.raises(SpecError) as err:
         Game(Spec(data, base.file, base.loaded), {"all_pass": "redeal"})
-    assert err.value.detail.startswith("with options {'all_pass': 'redeal'") and "7" in err.value.detail
+    assert err.value.detail.startswith("with options all_pass=redeal:") and "7" in err.value.detail
     assert err.value.key == "phases.0.all_pass"
+
+
+def test_a_clause_that_the_chosen_options_break_names_those_options() -> None:
+    """Partners sitting opposite need an even number of players: three players in teams is the options' fault,
+    and the error names the options set away from their defaults (not the others), with the clause's key."""
+    base = load("hand-and-foot")
+    with pytest.raises(SpecError) as err:
+        Game(base, {"teams": True, "players": 3})
+    assert err.value.detail.startswith("with options ") and "teams=true" in err.value.detail
+    assert "players=3" in err.value.detail and "extra_decks" not in err.value.detail
+    assert err.value.key == "players.partnerships"
+    with pytest.raises(SpecError) as plain:  # the same clause broken by the spec itself: no options named
+        data = copy.deepcopy(base.data)
+        data["players"]["partnerships"] = "opposite"
+        data["players"]["count"] = 3
+        Game(Spec(data, base.file, base.loaded))
+    assert not plain.value.detail.startswith("with options") and plain.value.key == "players.partnerships"
 
 
 @pytest.mark.parametrize(("extra", "message"), [
