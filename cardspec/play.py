@@ -9,7 +9,9 @@ scored (the row of each scoring table that applied).
 Type a menu number or an action's name (``play JD``, ``pass``); ``q`` quits. The menu lists once the actions
 that name the same cards in different orders (Riding the Bus's ``take``) and asks for the order next; a
 going-alone declaration reads ``alone`` / ``partner`` (either word may be typed, as may ``pass``).
-With ``--json`` each prompt is the seat's observation as one JSON line and a number indexes its ``legal`` list.
+With ``--json`` stdout is JSON lines only: each prompt is the seat's observation (a number indexes its ``legal``
+list), an input not accepted is ``{"error": ...}``, and a finished hand and the match are ``{"event": ...}``
+lines; ``bye`` goes to stderr.
 When the person acts for another seat it controls (a dummy, such as
 bird-dog-2p's Bird Dog), the prompt names that seat and shows the cards of it
 that the person sees (:func:`acting_lines`).
@@ -200,13 +202,27 @@ def show_prompt(st: State, obs: Mapping[str, Any], seat: int, menu: Sequence[Cho
     print(totals_line(game, obs["counters"].get(game.scoring.counter, []), seat))
     lines = [trick_line(game, obs, seat), *table_lines(game, obs), *seat_zone_lines(game, obs, seat),
              *set_lines(game, obs, seat), f"your cards: {' '.join(obs['my_cards']) or '(none)'}",
-             hand_value_line(game, obs["my_cards"]),
+             hand_value_line(game, obs["my_cards"], dealt_to(st, seat)),
              *acting_lines(game, obs, seat)]
     for text in lines:
         if text:
             print(text)
     for i, c in enumerate(menu):
         print(f"  {i}) {c.label}")
+
+
+def dealt_to(st: State, seat: int) -> int | None:
+    """How many cards the deal gave ``seat``'s hand this hand (None: not known, as when a phase deals the hands)."""
+    sizes = st.dealt[0]
+    return sizes[seat] if seat < len(sizes) and sizes[seat] else None
+
+
+def not_in_menu(text: str, count: int) -> str | None:
+    """Why a typed number names no choice: it is past the end of the menu's ``count`` choices (None: not a
+    number, or one in range)."""
+    if not text.isdigit() or int(text) < count:
+        return None
+    return f"{text} is not in 0..{count - 1}" if count else f"{text}: there is nothing to choose"
 
 
 def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> int:
@@ -219,6 +235,11 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
     chooser = BOTS[bot](random.Random(f"play/{seed}"))
     tricks = TrickWatch()
     shown_hands = 0
+    headed = -1  # the last hand whose header is shown: each hand's header comes before its first move
+
+    def say(text: str, **data: Any) -> None:  # a message: a JSON object with --json (stdout is JSON lines only)
+        print(json.dumps(data, sort_keys=True) if as_json else text)
+
     sits_out: dict[int, set[int]] = {}  # each hand's partners of a player who went alone (the seat saw it)
 
     def went_alone(comp: Component, who_: int, name: str) -> None:
@@ -228,11 +249,10 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
 
     def told(by: int, name: str) -> None:  # what the last action (as the seat saw it) showed: tricks, hands over
         nonlocal shown_hands
-        if as_json:  # as before the table: the hand's scores, and why, on lines that are not JSON
+        if as_json:  # a finished hand: its scores, totals and why, as one JSON line
             for r in st.hand_results[shown_hands:]:
-                print(f"-- hand {r['hand']} over: scores {r['scores']}, totals {r['totals']}")
-                for text in score_lines(game, r):
-                    print(text)
+                print(json.dumps({"event": "hand_over", "hand": r["hand"], "scores": r["scores"], "totals": r["totals"],
+                                  "why": [text.strip() for text in score_lines(game, r)]}, sort_keys=True))
             shown_hands = len(st.hand_results)
             return
         if shown_hands == len(st.hand_results) and not st.is_terminal():
@@ -252,6 +272,11 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
             shown_hands += 1
 
     while not st.is_terminal():
+        if not as_json and st.hand_no != headed:
+            headed = st.hand_no
+            if st.current_player() != seat:  # a bot moves first: the hand's header before its moves (the
+                print()  # person's own prompt opens with the same headline)
+                print(f"== {headline(game, st.observation(seat), seat)}")
         legal = st.legal_actions()
         comp = st.comp
         if st.current_player() != seat:
@@ -275,10 +300,17 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
         sys.stdout.flush()
         line = sys.stdin.readline()
         if not line or line.strip().lower() in ("q", "quit"):
-            print("bye")
+            print("bye", file=sys.stderr if as_json else sys.stdout)  # --json: stdout carries JSON lines only
             return 0
         text = line.strip()
         try:
+            past = not_in_menu(text, len(legal) if as_json else len(menu))
+            if past is not None:
+                try:  # a number past the menu's end: the range, unless it is the name of an action
+                    game.parse_action(text)
+                except ActionError:
+                    say(f"not accepted: {past}", error=past)
+                    continue
             if as_json:
                 a = legal[int(text)] if text.isdigit() and int(text) < len(legal) else game.parse_action(text)
             else:
@@ -296,7 +328,7 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
             actor = st.cur
             st.apply(a)
         except ActionError as exc:
-            print(f"not accepted: {clean(exc)}")
+            say(f"not accepted: {clean(exc)}", error=str(exc))
             continue
         if not as_json:
             name = game.action_name(a)
@@ -308,7 +340,8 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
     told(-1, "")
     winners = list(st.winners or ())
     if as_json:
-        print(f"match over: winners {winners}, {game.scoring.counter} {st.counters}")
+        print(json.dumps({"event": "match_over", "winners": winners, "counter": game.scoring.counter,
+                          "totals": st.counters}, sort_keys=True))
         return 0
     print(f"match over: winners {', '.join(who(game, s, seat) for s in winners) or 'none'} — "
           f"{totals_line(game, st.counters, seat)}")

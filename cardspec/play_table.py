@@ -225,13 +225,22 @@ def shown_value(game: Game, cards: Sequence[str]) -> int | float | None:
     return int(v) if v == int(v) else v
 
 
-def hand_value_line(game: Game, cards: Sequence[str]) -> str | None:
-    """``your hand's value: 21`` in a game with a hand value (Riding the Bus), from the seat's own cards."""
+def hand_value_line(game: Game, cards: Sequence[str], dealt: int | None = None) -> str | None:
+    """``your hand's value: 21`` in a game with a hand value (Riding the Bus), from the seat's own cards. Holding
+    one card more than ``dealt`` (the deal's hand size; drawn, not yet discarded): ``best after a discard: 28``,
+    the best value of the hands one discard leaves; holding more still: no value (no hand the rules score)."""
     hv = game.hand_value
     if hv is None or not cards:
         return None
-    v = hv.points(hv.value(game.deck.mask(game.deck.parse(c) for c in cards)))
-    return f"your hand's value: {int(v) if v == int(v) else v}"
+    extra = len(cards) - dealt if dealt is not None else 0
+    if extra > 1:
+        return None
+    masks = [game.deck.mask(game.deck.parse(c) for c in cards)]
+    if extra == 1:
+        masks = [game.deck.mask(game.deck.parse(c) for j, c in enumerate(cards) if j != i) for i in range(len(cards))]
+    v = hv.points(max(hv.value(m) for m in masks))
+    label = "best after a discard" if extra == 1 else "your hand's value"
+    return f"{label}: {int(v) if v == int(v) else v}"
 
 
 def _fact(name: str, v: Any) -> str:
@@ -292,8 +301,8 @@ def hand_over(game: Game, r: Mapping[str, Any], seat: int) -> tuple[list[str], s
 
 
 def score_lines(game: Game, result: Mapping[str, Any]) -> list[str]:
-    """``--json`` mode's plain lines for a finished hand (as before the table): why each entity scored what it
-    did, its scoring facts and the row of each table that applied (the row's quote)."""
+    """Why each entity scored what it did in a finished hand (``--json`` mode's ``why``): its scoring facts and
+    the row of each table that applied (the row's quote)."""
     facts = result.get("facts")
     if result.get("thrown_in"):
         return ["   the hand was thrown in: no score"]
