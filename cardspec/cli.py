@@ -7,6 +7,7 @@ stderr naming what is wrong and where; never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -109,7 +110,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _warn(game)
     if args.n < 1 or args.n > 1_000_000:
         raise UsageError("-n must be between 1 and 1000000")
-    check_backend(args.backend, args.workers)
+    _check_backend(args, args.workers)
     t0 = time.perf_counter()
     try:
         with _progress(sys.stderr.isatty() and not args.json) as prog:
@@ -127,12 +128,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
              "mean_hands": totals.hands / args.n, "mean_actions": totals.actions / args.n,
              "thrown_in_hands": totals.thrown,
              "win_share_by_seat": {str(s): round(totals.wins[s] / args.n, 4) for s in range(game.num_players)},
+             "win_rate_by_seat": {str(s): round(totals.matches_won[s] / args.n, 4)
+                                  for s in range(game.num_players)},
              "seconds": round(secs, 3)}
+    shared = "a team's win counts for each partner" if any(len(t) > 1 for t in game.teams) else \
+        "a shared win counts for each winner"
     text = [f"{spec.id}: {args.n} matches ({_label(_options(spec, args.option))}), bot={args.bot}",
             f"  mean hands {stats['mean_hands']:.2f}, mean actions {stats['mean_actions']:.1f}, "
             f"thrown-in hands {totals.thrown}",
-            "  win share by seat: "
-            + ", ".join(f"{k}: {v:.3f}" for k, v in stats["win_share_by_seat"].items()),
+            f"  matches won by seat ({shared}): "
+            + ", ".join(f"{k}: {v:.3f}" for k, v in stats["win_rate_by_seat"].items()),
             f"  {secs:.2f} s" + (f" on Ray, {args.workers} tasks at a time" if args.backend == "ray" else
                                  f" in {args.workers} worker processes" if args.workers > 1 else "")
             + (f"; records in {args.records}" if args.records else "")]
@@ -198,7 +203,7 @@ def check_one(sid: str, opts: dict[str, Any], n: int, bot: str) -> dict[str, Any
         hands += len(rep.state.hand_results)
         if rep.violations:
             bad.append(f"seed {seed}: {rep.violations[0]}")
-    return {"system": sid, "options": {k: key_of(v) for k, v in opts.items()},
+    return {"system": sid, "options": {k: game.options[k] for k in opts},
             "matches": n, "actions": acts, "hands": hands, "violations": bad,
             "status": "ok" if not bad else "FAIL", "seconds": round(time.perf_counter() - t0, 2)}
 
@@ -254,7 +259,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("-n must be between 1 and 100000")
     if not 1 <= args.jobs <= 64:
         raise UsageError("-j must be between 1 and 64")
-    check_backend(args.backend, args.jobs)
+    _check_backend(args, args.jobs)
     systems = args.systems or list(available())
     for s in systems:
         load(s)
@@ -332,7 +337,7 @@ def citation_problems(systems: Sequence[str], sources: str | None) -> dict[str, 
     folder = Path(sources) if sources else default_sources()
     if folder is None or not folder.is_dir():
         if sources:
-            raise UsageError(f"--sources {sources}: no such folder")
+            raise UsageError(f"--sources {sources}: {'not a folder' if Path(sources).exists() else 'no such folder'}")
         print("cardspec: warning: citations not checked: no source texts folder found "
               "(give --sources DIR or set CARDSPEC_SOURCES)", file=sys.stderr)
         return {"sources": None, "checked": 0, "problems": []}
@@ -370,7 +375,7 @@ def verify_rows(systems: Sequence[str], timeout_ms: int, workers: int = 1, backe
 
     specs = [load(sid) for sid in systems]  # a bad spec is reported before any work starts
     if workers == 1 and backend == "process":
-        return [f.as_json() for spec in specs for f in verify(spec, timeout_ms)]
+        return [_typed_finding(spec, f.as_json()) for spec in specs for f in verify(spec, timeout_ms)]
     work = sorted(((len(idx), k, idx) for k, spec in enumerate(specs) for idx in deal_groups(spec)),
                   key=lambda w: (-w[0], w[1], w[2][0]))
     done: dict[tuple[int, int], list[dict[str, Any]]] = {}
@@ -380,8 +385,19 @@ def verify_rows(systems: Sequence[str], timeout_ms: int, workers: int = 1, backe
                     address, in_flight=max(1, -(-len(work) // workers)))
     for (_, k, idx), found in zip(work, parts, strict=True):
         for i, rows in zip(idx, found, strict=True):
-            done[(k, i)] = rows
+            done[(k, i)] = [_typed_finding(specs[k], r) for r in rows]
     return [r for key in sorted(done) for r in done[key]]
+
+
+def _typed_finding(spec: Spec, row: dict[str, Any]) -> dict[str, Any]:
+    """A finding with its option values typed as the spec declares them (the prover names them as text)."""
+    decls = spec.option_decls
+
+    def typed(k: str, v: Any) -> Any:
+        t = decls[k].value_of_key(v) if k in decls and isinstance(v, str) else None
+        return v if t is None else t
+
+    return {**row, "options": {k: typed(k, v) for k, v in row["options"].items()}}
 
 
 def print_verify(rows: list[dict[str, Any]]) -> None:
@@ -426,7 +442,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     systems = args.systems or list(available())
     if not 1 <= args.timeout_ms <= 3_600_000:
         raise UsageError(f"--timeout-ms must be 1..3600000, got {args.timeout_ms}")
-    check_backend(args.backend, args.jobs)
+    _check_backend(args, args.jobs)
     if args.materiality:
         if args.n < 1 or args.n > 100_000:
             raise UsageError("-n must be between 1 and 100000")
@@ -547,7 +563,7 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             sp.add_argument("--seat", type=int, default=0)
         sp.set_defaults(func=func)
-    sp = add("replay", "replay and check a record (JSON) or records (JSON Lines)")
+    sp = add("replay", "replay and check a record (JSON) or records (JSON Lines), plain or gzip-compressed")
     sp.add_argument("file")
     sp.set_defaults(func=cmd_replay)
     sp = add("import", "turn another engine's logs into cardspec records (JSON Lines)")
@@ -603,6 +619,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _check_backend(args: argparse.Namespace, workers: int) -> None:
+    """The backend and worker count checked (:func:`~cardspec.parallel.check_backend`); a Ray address
+    is a usage error without Ray, rather than silently ignored."""
+    if args.ray_address is not None and args.backend != "ray":
+        raise UsageError("--ray-address needs --backend ray")
+    check_backend(args.backend, workers)
+
+
 def _backend_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--backend", choices=BACKENDS, default="process",
                     help="process: local worker processes (default); ray: Ray tasks (pip install 'cardspec[ray]')")
@@ -622,10 +646,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         sys.stdout.flush()
         return code
-    except BrokenPipeError:  # the reader went away (| head): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-        return 0
+    except BrokenPipeError:  # the reader went away (| head): the output, and the verdict, were cut short
+        _silence(out)
+        with contextlib.suppress(OSError):  # stderr closed too
+            print("cardspec: error: output closed before the command finished; its result is unknown",
+                  file=sys.stderr)
+        return 2
     except CardspecError as exc:
         print(f"cardspec: error: {exc}", file=sys.stderr)
         return 2
@@ -638,6 +664,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         sys.stdout = out
+
+
+def _silence(out: TextIO) -> None:
+    """Standard output pointed at the null device, so that the flush at exit cannot fail again on a closed pipe
+    (no "Exception ignored" at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # not a real file (a test's captured output): nothing is left to flush
+        pass
 
 
 class _Neutral:

@@ -60,6 +60,10 @@ class Totals:
     hands: int = 0
     thrown: int = 0
     wins: Counter[int] = field(default_factory=Counter)
+    """Each seat's share of the wins: a match's win split evenly among its winners (the shares sum to the
+    matches won)."""
+    matches_won: Counter[int] = field(default_factory=Counter)
+    """Matches each seat is among the winners of: a team's win counts for each partner."""
 
     def add(self, r: MatchResult) -> None:
         actions, hands, thrown, winners, _ = r
@@ -71,6 +75,7 @@ class Totals:
             share = 1 / len(winners)
             for w in winners:
                 self.wins[w] += share  # type: ignore[assignment]
+                self.matches_won[w] += 1
 
 
 class Sink(Protocol):

@@ -14,9 +14,11 @@ options and seed give the same bytes.
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
 import re
+import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -494,14 +496,15 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any]) -> tuple
 
 
 def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, Any]]:
-    """Records from a file: one JSON document, or JSON Lines. Yields (where, record).
+    """Records from a file: one JSON document, or JSON Lines, plain or gzip-compressed (told by the file's first
+    bytes, not its name: ``cardspec simulate --records x.jsonl.gz`` writes gzip). Yields (where, record).
 
     Reads in chunks with a per-record size limit, so a huge file or a huge line
     fails fast in bounded memory (about :data:`MAX_RECORD_BYTES` plus a chunk),
     and long runs of blank lines are skipped at C speed. Errors name the file and
     the line. With ``keep_going``, a record that is not UTF-8 JSON is yielded as its
-    :class:`RecordError` and reading goes on; a file that cannot be opened, or a line
-    over the size limit, still raises.
+    :class:`RecordError` and reading goes on; a file that cannot be opened, a line
+    over the size limit, or a broken gzip stream still raises (after the records before it).
     """
     if not keep_going:
         for where, rec in read_records(path, True):
@@ -510,10 +513,11 @@ def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, An
             yield where, rec
         return
     try:
-        fh = path.open("rb")
+        opened = path.open("rb")
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    with fh:
+    with opened:
+        fh: Any = _Gunzip(opened, path) if opened.peek(len(GZIP_MAGIC))[:len(GZIP_MAGIC)] == GZIP_MAGIC else opened
         lines = _lines(fh, path)
         first = next(lines, None)
         if first is None:
@@ -539,6 +543,31 @@ def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, An
         for n, raw in lines:
             at = f"{name}:{n}"
             yield at + ": ", _record_or_error(raw, at)
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of every gzip stream."""
+
+
+class _Gunzip:
+    """A gzip stream read as the bytes it holds, a chunk at a time (``peek`` looked at its first bytes without
+    taking them, so a pipe works too); a broken stream is a :class:`RecordError` naming the file."""
+
+    def __init__(self, raw: Any, path: Path) -> None:
+        self._z = gzip.GzipFile(fileobj=raw, mode="rb")
+        self._path = path
+
+    def read(self, n: int = -1) -> bytes:
+        try:
+            return self._z.read(n)
+        except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+            raise RecordError(f"{self._path}: not a valid gzip file ({exc})") from None
+
+    def seek(self, pos: int) -> int:
+        try:
+            return self._z.seek(pos)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise RecordError(f"{self._path}: not a valid gzip file ({exc})") from None
 
 
 def _record_or_error(raw: bytes, where: str) -> Any:
