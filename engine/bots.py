@@ -93,8 +93,8 @@ def _best_value(st: State, hand: int, size: int) -> int:
 
 
 class RuleBot(RandomBot):
-    """A simple rule follower: calls with three trumps, wins tricks cheaply, knocks when high (at random, as
-    :class:`RandomBot`, where none of its rules applies)."""
+    """A simple rule follower: calls with three trumps, wins tricks cheaply, knocks when high or when a hand drags
+    on (at random, as :class:`RandomBot`, where none of its rules applies)."""
 
     def choose(self, st: State, legal: list[Action]) -> Action:
         codec = st.game.codec
@@ -153,7 +153,8 @@ class RuleBot(RandomBot):
         if "draw_stock" in kinds:
             size = st.game.deal.hand_size
             now = _best_value(st, hand, size)
-            if "knock" in kinds and now >= 50:
+            long_hand = len(st.history) - st.hand_start >= 2 * KNOCK_AFTER_TURNS * st.active_count()
+            if "knock" in kinds and (now >= 50 or long_hand):  # 25 points; or a hand nobody could improve
                 return next(a for a in legal if codec.kind(a) == "knock")
             disc = st.piles.get(getattr(st.comp, "discard", ""), [])
             if "draw_discard" in kinds and disc and _best_value(st, hand | 1 << disc[-1], size) > now + 4:
@@ -185,6 +186,10 @@ def rule_bot(rng: random.Random) -> Bot:
 
 LONG_ROUND: Final = 60
 """Actions into a melding round after which the rule bot discards by an exact deadwood search."""
+KNOCK_AFTER_TURNS: Final = 20
+"""Turns per player still in (a draw and a discard each) after which the rule bot knocks whatever it holds: with
+the pickup pile reshuffled, four bots each holding three of one suit worth 22 to 24 could otherwise draw and
+throw back forever (Riding the Bus, seed 2575, hand 3)."""
 
 
 def _ties(deck: Any, c: int, hand: int, wild: int) -> int:

@@ -265,3 +265,27 @@ def test_loser_deals_and_a_tie_goes_to_the_first_from_the_dealers_left() -> None
         quiet_turn(st, card)
     assert st.hand_results[0]["scores"] == [0, 1, 0, 1]
     assert st.dealer == 1
+
+
+def test_the_rule_bot_knocks_in_a_hand_nobody_can_improve() -> None:
+    """Seed 2575, hand 3: the four rule bots each hold three clubs worth 22 to 24 points, below the bot's 25 to
+    knock, and every card drawn is worse, so each throws back what it draws; with the pickup pile reshuffled, the
+    hand went on to the match's action bound (two million actions). After 20 turns a player still in, the bot
+    knocks whatever it holds, and the match ends."""
+    from cardspec.engine.bots import KNOCK_AFTER_TURNS
+    from cardspec.engine.bulk import bot_rng, choosers
+
+    g = Game.from_system("riding-the-bus")
+    choose = choosers(g, "rule", bot_rng(2575))  # the choices simulate's bulk loop makes for seed 2575
+    st = g.new_initial_state(2575)
+    lengths: list[int] = []
+    start = 0
+    while not st.is_terminal():
+        hand = st.hand_no
+        st.apply(choose[st.current_player()].choose(st, st.legal_actions()))
+        if st.hand_no != hand or st.is_terminal():
+            lengths.append(len(st.history) - start)
+            start = len(st.history)
+        assert len(st.history) < 100_000  # the bot without the long-hand knock never gets out of hand 3
+    assert st.winners is not None and st.hand_results[3]["ended_by"] == "knock"
+    assert lengths[3] >= 2 * KNOCK_AFTER_TURNS * 4 > max(lengths[:3])  # the long-hand knock ended it
