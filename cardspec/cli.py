@@ -159,7 +159,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     first_bad = None
     lines: list[str] = []  # verdict lines not yet written: written together, at most a fifth of a second late
     due = time.monotonic() + VERDICT_FLUSH_SECONDS
-    for v in audit_file(Path(args.file)):
+    stdin = args.file == "-" and os.path.exists("/dev/stdin")  # its lines are named /dev/stdin:N
+    for v in audit_file(Path("/dev/stdin") if stdin else Path(args.file)):
         summary.add(v)
         if v.verdict == "malformed" and first_bad is None:
             first_bad = v
@@ -323,9 +324,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         print_verify(shown)
     if any(r["status"] == "flagged" for r in vrows):
         print(FLAGGED + ("" if args.verbose else "; --verbose lists them"))
+    proofs = "verification not run (--no-verify)" if args.no_verify else \
+        f"{len(vrows)} verification findings, {len(vbad)} failing"
     print(f"{len(rows)} option sets, {sum(r['matches'] for r in rows)} matches, "
-          f"{len(failed)} with violations; {len(vrows)} verification findings, {len(vbad)} failing; "
-          f"{_citation_line(cited)}")
+          f"{len(failed)} with violations; {proofs}; {_citation_line(cited)}")
     return 1 if failed or vbad or cited["problems"] else 0
 
 
@@ -564,7 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--seat", type=int, default=0)
         sp.set_defaults(func=func)
     sp = add("replay", "replay and check a record (JSON) or records (JSON Lines), plain or gzip-compressed")
-    sp.add_argument("file")
+    sp.add_argument("file", help="the record file; - reads standard input")
     sp.set_defaults(func=cmd_replay)
     sp = add("import", "turn another engine's logs into cardspec records (JSON Lines)")
     fmt = sp.add_subparsers(dest="format", required=True, parser_class=_Parser)

@@ -60,7 +60,7 @@ class Verdict:
         """One line of text for the terminal."""
         if self.verdict in ("accepted", "unfinished"):
             more = ", before the match is over" if self.verdict == "unfinished" else \
-                f", winners {self.winners}"
+                f", winners {self.winners}" if self.winners is not None else ", the hands it holds (no match end)"
             todo = f" ({len(self.unchecked)} notes on what could not be checked)" if self.unchecked else ""
             return f"{self.where}{self.verdict}: {self.system}, {self.actions} actions, {self.hands} hands{more}{todo}"
         msg = str(self.error)

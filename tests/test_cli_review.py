@@ -192,3 +192,27 @@ def test_sources_that_is_a_file_is_not_a_folder(tmp_path: Path, capsys: pytest.C
     code, _, err = _run(["check", "riding-the-bus", "-n", "1", "-j", "1", "--no-verify", "--sources",
                          str(tmp_path / "missing")], capsys)
     assert code == 2 and err.endswith(": no such folder\n")
+
+
+def test_check_without_verification_says_it_was_not_run(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["check", "riding-the-bus", "-n", "1", "-j", "1", "--no-verify"], capsys)
+    assert code == 0 and "verification not run (--no-verify)" in out
+    assert "verification findings" not in out  # no "0 findings, 0 failing" for proofs never tried
+
+
+def test_an_accepted_record_that_stops_before_the_match_ends_names_no_winners(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    example = Path(__file__).resolve().parents[1] / "docs" / "examples" / "one-hand-euchre.jsonl"
+    code, out, _ = _run(["replay", str(example)], capsys)
+    assert code == 1  # the example holds rejected records too, on purpose
+    assert ": accepted: euchre, 23 actions, 1 hands, the hands it holds (no match end)" in out
+    assert "winners None" not in out
+
+
+def test_replay_of_dash_reads_standard_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "r.jsonl.gz"
+    assert _run(["simulate", "riding-the-bus", "-n", "2", "--records", str(records)], capsys)[0] == 0
+    done = subprocess.run([sys.executable, "-m", "cardspec", "replay", "-"], input=records.read_bytes(),
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert b"2 records: 2 accepted" in done.stdout and b":2: accepted: riding-the-bus" in done.stdout
