@@ -216,3 +216,15 @@ def test_replay_of_dash_reads_standard_input(tmp_path: Path, capsys: pytest.Capt
                           capture_output=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert b"2 records: 2 accepted" in done.stdout and b":2: accepted: riding-the-bus" in done.stdout
+
+
+def test_replay_reads_one_pretty_printed_record_inside_a_gzip_file(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """One JSON document over many lines is read again from its start (a seek on the gzip stream)."""
+    plain = tmp_path / "r.jsonl"
+    assert _run(["simulate", "riding-the-bus", "-n", "1", "--seed", "3", "--records", str(plain)], capsys)[0] == 0
+    doc = json.loads(plain.read_text(encoding="utf-8"))
+    packed = tmp_path / "one.json.gz"
+    packed.write_bytes(gzip.compress(json.dumps(doc, indent=2).encode()))
+    code, out, _ = _run(["replay", str(packed)], capsys)
+    assert code == 0 and f"{packed}: accepted: riding-the-bus, {len(doc['actions'])} actions" in out
