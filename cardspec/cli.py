@@ -110,7 +110,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _warn(game)
     if args.n < 1 or args.n > 1_000_000:
         raise UsageError("-n must be between 1 and 1000000")
-    _check_backend(args, args.workers)
+    check_backend(args.backend, args.workers, args.ray_address)
     t0 = time.perf_counter()
     try:
         with _progress(sys.stderr.isatty() and not args.json) as prog:
@@ -260,7 +260,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("-n must be between 1 and 100000")
     if not 1 <= args.jobs <= 64:
         raise UsageError("-j must be between 1 and 64")
-    _check_backend(args, args.jobs)
+    check_backend(args.backend, args.jobs, args.ray_address)
     systems = args.systems or list(available())
     for s in systems:
         load(s)
@@ -444,7 +444,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     systems = args.systems or list(available())
     if not 1 <= args.timeout_ms <= 3_600_000:
         raise UsageError(f"--timeout-ms must be 1..3600000, got {args.timeout_ms}")
-    _check_backend(args, args.jobs)
+    check_backend(args.backend, args.jobs, args.ray_address)
     if args.materiality:
         if args.n < 1 or args.n > 100_000:
             raise UsageError("-n must be between 1 and 100000")
@@ -619,14 +619,6 @@ def build_parser() -> argparse.ArgumentParser:
                          "the documents do not depend on it")
     sp.set_defaults(func=cmd_docs)
     return p
-
-
-def _check_backend(args: argparse.Namespace, workers: int) -> None:
-    """The backend and worker count checked (:func:`~cardspec.parallel.check_backend`); a Ray address
-    is a usage error without Ray, rather than silently ignored."""
-    if args.ray_address is not None and args.backend != "ray":
-        raise UsageError("--ray-address needs --backend ray")
-    check_backend(args.backend, workers)
 
 
 def _backend_args(sp: argparse.ArgumentParser) -> None:

@@ -46,10 +46,13 @@ def mp_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def check_backend(backend: str, workers: int) -> None:
-    """A usage error for a backend this package does not know, a worker count below 1, or Ray missing."""
+def check_backend(backend: str, workers: int, address: str | None = None) -> None:
+    """A usage error for a backend this package does not know, a worker count below 1, Ray missing, or a Ray
+    cluster's address without the Ray backend (it would be ignored)."""
     if backend not in BACKENDS:
         raise CardspecError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if address is not None and backend != "ray":
+        raise CardspecError("--ray-address needs --backend ray")
     if not 1 <= workers <= 1024:
         raise CardspecError(f"--workers must be between 1 and 1024, got {workers}")
     if backend == "ray":
@@ -76,7 +79,7 @@ def ordered(fn: Callable[..., R], tasks: Iterable[tuple[Any, ...]], workers: int
     >>> list(ordered(pow, [(2, 3), (3, 2)]))
     [8, 9]
     """
-    check_backend(backend, workers)
+    check_backend(backend, workers, address)
     if backend == "ray":
         yield from _ray(fn, tasks, workers, address, in_flight)
         return

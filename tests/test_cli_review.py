@@ -228,3 +228,13 @@ def test_replay_reads_one_pretty_printed_record_inside_a_gzip_file(tmp_path: Pat
     packed.write_bytes(gzip.compress(json.dumps(doc, indent=2).encode()))
     code, out, _ = _run(["replay", str(packed)], capsys)
     assert code == 0 and f"{packed}: accepted: riding-the-bus, {len(doc['actions'])} actions" in out
+
+
+def test_a_ray_address_without_ray_is_refused_by_the_library_too() -> None:
+    """The check lives in ``parallel.check_backend``: a library call that would ignore the address refuses it."""
+    from cardspec.engine.errors import CardspecError
+    from cardspec.parallel import ordered
+
+    with pytest.raises(CardspecError, match="--ray-address needs --backend ray"):
+        list(ordered(pow, [(2, 3)], address="ray://head:10001"))
+    assert list(ordered(pow, [(2, 3)])) == [8]
