@@ -430,3 +430,20 @@ def test_the_person_left_of_the_dealer_starts(seed: int) -> None:
     assert g.spec.data["phases"][0]["first_player_source"]["quote"].startswith("The person to the left of the dealer")
     st = g.new_initial_state(seed)
     assert st.current_player() == (st.dealer + 1) % g.num_players
+
+
+@pytest.mark.parametrize(("ended_by", "quote"), [
+    ("knock", "the person with the lowest score receives a strike"),
+    ("instant", "and the person with the lowest score gets a strike"),
+])
+def test_the_one_strike_row_cites_the_clause_of_the_round_end(ended_by: str, quote: str) -> None:
+    """A lowest player who did not knock takes one strike after a knock ("then you all lay out your cards,
+    and the person with the lowest score receives a strike") and after a 31 ("the round is over, and the
+    person with the lowest score gets a strike"); the audit cites the clause of the way the round ended,
+    and the `lowest` fact (every tied lowest hand) cites the tie clause."""
+    g = Game.from_system("riding-the-bus")
+    facts = {"lowest": True, "knocker": False, "ended_by": ended_by}
+    [use] = g.scoring.explain(facts)
+    assert use.points == 1 and use.source is not None and use.source.quote == quote
+    assert g.spec.data["hand_value"]["lowest_source"]["quote"] == \
+        "If there is a tie for lowest, each person gets the strike"
