@@ -529,3 +529,77 @@ def test_export_of_a_seeded_record() -> None:
     plays = [a["action"][5:] for a in rec["actions"] if a["action"].startswith("play ")]
     exported = [c.upper().replace("T", "10") for t in d0["phases"][1]["tricks"] for c in t]
     assert len(exported) == 20 and exported == plays[:20]
+
+
+def _farmers_match() -> dict[str, Any]:
+    """A seeded match (random bots, default options: Farmer's Hand in the first round of calling) whose
+    first hand has a Farmer's Hand, as a record with its deals written out."""
+    from cardspec.engine.bulk import play_stepped
+    from cardspec.engine.game import Game
+    from cardspec.engine.record import record_of
+
+    g = Game.from_system("euchre")
+    assert g.options["farmers_hand"] == "first_round"
+    for seed in range(200):
+        st, _ = play_stepped(g, seed, "random")
+        rec = json.loads(dumps(record_of(st)))
+        first_hand = rec["actions"][:next(i for i, a in enumerate(rec["actions"]) if a["action"].startswith("play "))]
+        if any(a["action"].startswith("farmers_hand ") for a in first_hand):
+            rec["deals"] = _deals_of(g, rec)
+            return rec
+    raise AssertionError("no Farmer's Hand in the first hand of 200 seeded matches")
+
+
+def _deals_of(g: Any, rec: dict[str, Any]) -> list[dict[str, Any]]:
+    from cardspec.engine.record import deal_of
+
+    st = g.new_initial_state(rec["seed"])
+    deals = [deal_of(st)]
+    for a in rec["actions"]:
+        hand = st.hand_no
+        st.apply(g.parse_action(a["action"]))
+        if st.hand_no != hand and not st.is_terminal():
+            deals.append(deal_of(st))
+    return deals
+
+
+def test_a_farmers_hand_exports_as_the_traders_pass_and_the_hand_after_the_trade(tmp_path: Path) -> None:
+    """Farmer's Hand ("you can trade those 3 for the bottom 3 cards of the kitty") has no EGN 1.4 form.
+    The trade is the trader's turn to call, so EGN gets that turn's Pass; the trader's playerCards are
+    the dealt hand less the three given plus the kitty's three under the turned card; and nothing after
+    it is lost: every call and play of the match is exported, and the EGN imported back replays to the
+    same hands, trick winners and final score."""
+    rec = _farmers_match()
+    i = next(i for i, a in enumerate(rec["actions"]) if a["action"].startswith("farmers_hand "))
+    trader, given = rec["actions"][i]["seat"], rec["actions"][i]["action"].split()[1:]
+    deal0 = rec["deals"][0]
+    problems: list[str] = []
+    out = export_egn([rec], problems)
+    d0 = out["deals"][0]
+    assert d0["phases"][0]["calls"][i] == "Pass"
+    expected = [c for c in deal0["hands"][trader] if c not in given] + deal0["piles"]["kitty"][1:]
+    as_egn = {c.upper().replace("T", "10") for c in d0["initialState"]["playerCards"][trader]}
+    assert as_egn == set(expected) and len(expected) == 5
+    for s in range(4):
+        if s != trader:
+            assert {c.upper().replace("T", "10") for c in d0["initialState"]["playerCards"][s]} == \
+                set(deal0["hands"][s])
+    assert any(f"actions.{i}: seat {trader}'s Farmer's Hand ({' '.join(given)}" in p for p in problems)
+    assert not any("stops here" in p or ("not exported" in p and "actions." in p) for p in problems)
+    kitty = [p for p in problems if "the cards under the turned card" in p]  # once per record, not per deal
+    assert kitty == [f"record 0: deals: the cards under the turned card ({len(rec['deals'])} of "
+                     f"{len(rec['deals'])} deals) have no EGN 1.4 field; not exported"]
+    plays = [a for a in rec["actions"] if a["action"].startswith("play ")]
+    exported = [c for d in out["deals"] for ph in d["phases"] if ph["type"] == "TRICK_PLAY"
+                for t in ph["tricks"] for c in t]
+    assert len(out["deals"]) == len(rec["deals"]) and len(exported) == len(plays)
+    egn = tmp_path / "farmers.egn"
+    egn.write_text(json.dumps(out), encoding="utf-8")
+    back, _ = import_egn(egn)
+    verdicts = [audit(f"record {j}: ", json.loads(dumps(r))) for j, r in enumerate(back)]
+    assert [v.verdict for v in verdicts] == ["accepted"]
+    st = verdicts[0].state
+    assert st is not None
+    assert [(h["trick_winners"], h["scores"]) for h in rec["results"]["hands"]] == \
+        [(h["trick_winners"], h["scores"]) for h in st.hand_results]
+

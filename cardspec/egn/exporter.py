@@ -4,6 +4,11 @@ The actions are read back by euchre's grammar (calls, the dealer's discard, the 
 tricks of plays), so a record the audit rejects still exports as it is written. A record with a seed
 and no explicit deals is replayed to find its deals. Unseen cards (``?``) become ``Xx``; unknown
 player names become ``Seat 0`` and so on. What EGN cannot say goes to the problems.
+
+A Farmer's Hand (``farmers_hand C1 C2 C3``: three nines or tens for the kitty's bottom three) has no
+EGN 1.4 form. It is the trader's turn to call (``counts_as_pass`` in the spec), so it exports as
+``Pass``, and the deal's ``playerCards`` are the hands as they stand after the trade: every later
+call and play then reads against the hand it came from. The warning names the trade.
 """
 
 from __future__ import annotations
@@ -66,6 +71,10 @@ class _Game:
             raise EgnError(where, "actions", "must be a list of {seat, action}")
         self.actions: list[Mapping[str, Any]] = acts
         self.pos = 0
+        self.held: list[list[Any]] = []
+        """The hands of the deal being exported, as they stand after any Farmer's Hand."""
+        self.under: list[Any] = []
+        """The kitty's cards under the turned card, top first (a trade puts the given cards there)."""
         start = rec.get("start") if isinstance(rec.get("start"), Mapping) else {}
         assert isinstance(start, Mapping)
         self.first = start.get("hand", 0) if type(start.get("hand", 0)) is int else 0
@@ -88,21 +97,31 @@ class _Game:
         if isinstance(hands, list) and hands and isinstance(hands[-1], Mapping) and "totals" in hands[-1]:
             meta["finalScore"] = list(hands[-1]["totals"])
         deals = []
+        kitties = 0
         for i, d in enumerate(self._deals()):
             path = f"deals.{i}"
             if not isinstance(d, Mapping) or type(d.get("dealer")) is not int or not isinstance(d.get("hands"), list) \
-                    or not isinstance(d.get("piles"), Mapping) or not isinstance(d["piles"].get("kitty"), list):
+                    or not all(isinstance(h, list) for h in d["hands"]) or not isinstance(d.get("piles"), Mapping) \
+                    or not isinstance(d["piles"].get("kitty"), list):
                 raise EgnError(self.where, path, "a euchre deal needs dealer, hands and piles.kitty")
             kitty = d["piles"]["kitty"]
-            if kitty[1:] and any(c != "?" for c in kitty[1:]):
-                self.note(f"{path}.piles.kitty", "the cards under the turned card have no EGN 1.4 field; not exported")
+            kitties += bool(kitty[1:] and any(c != "?" for c in kitty[1:]))
             up = egn_name(kitty[0] if kitty else "?", self.where, f"{path}.piles.kitty.0")
             state: dict[str, Any] = {"dealer": d["dealer"], "upCard": up}
-            shown = [[egn_name(c, self.where, f"{path}.hands.{s}.{j}") for j, c in enumerate(h) if c != "?"]
-                     for s, h in enumerate(d["hands"])]
+            for s, h in enumerate(d["hands"]):
+                for j, c in enumerate(h):
+                    egn_name(c, self.where, f"{path}.hands.{s}.{j}")  # every dealt card is a euchre card
+            self.held = [list(h) for h in d["hands"]]
+            self.under = list(kitty[1:])
+            phases = self._hand(d["dealer"])
+            shown = [[egn_name(c, self.where, f"{path}.hands.{s}") for c in h if c != "?"]
+                     for s, h in enumerate(self.held)]
             if any(shown):
                 state["playerCards"] = shown
-            deals.append({"dealNumber": self.first + i, "initialState": state, "phases": self._hand(d["dealer"])})
+            deals.append({"dealNumber": self.first + i, "initialState": state, "phases": phases})
+        if kitties:
+            self.note("deals", f"the cards under the turned card ({kitties} of {len(deals)} deals) have no EGN 1.4 "
+                      "field; not exported")
         if self.pos < len(self.actions):
             self.note(f"actions.{self.pos}", f"{len(self.actions) - self.pos} actions after the last deal or after "
                       "one with no EGN form are not exported")
@@ -145,6 +164,23 @@ class _Game:
         self.note(f"actions.{self.pos}", f"'{step['action']}' has no EGN form ({what}); the export stops here")
         self.pos = len(self.actions) + 1
 
+    def _trade(self, seat: int, give: list[str]) -> None:
+        """A Farmer's Hand: ``give`` leaves the seat's hand for the kitty's bottom three (``self.under``),
+        which take their place (a later trader takes these). An unseen card given makes the hand unknown."""
+        held = self.held[seat]
+        took = self.under[-len(give):] if len(self.under) >= len(give) else ["?"] * len(give)
+        if "?" in give or not all(c in held for c in give):
+            self.held[seat] = ["?"] * len(held)
+            what = "the hand after it is unknown, and exported empty"
+        else:
+            for c in give:
+                held.remove(c)
+            held += took
+            what = "the hand is exported as it stands after the trade"
+        self.under[-len(give):] = list(reversed(give))
+        self.note(f"actions.{self.pos}", f"seat {seat}'s Farmer's Hand ({' '.join(give)} for the kitty's bottom "
+                  f"{len(give)}) has no EGN 1.4 form: exported as its Pass, and {what}")
+
     def _hand(self, dealer: int) -> list[dict[str, Any]]:
         """One hand's phases, taken from the actions."""
         calls: list[str] = []
@@ -159,6 +195,9 @@ class _Game:
             elif word.startswith("name ") and word[5:].strip().upper() in ("C", "D", "H", "S"):
                 calls.append(word[5:].strip().lower())
                 maker = seat
+            elif word.startswith("farmers_hand ") and 0 <= seat < len(self.held):
+                self._trade(seat, word.split()[1:])
+                calls.append("Pass")
             else:
                 self._stop("not a call")
                 break
