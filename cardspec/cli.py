@@ -133,7 +133,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
              "seconds": round(secs, 3)}
     shared = "a team's win counts for each partner" if any(len(t) > 1 for t in game.teams) else \
         "a shared win counts for each winner"
-    text = [f"{spec.id}: {args.n} matches ({_label(_options(spec, args.option))}), bot={args.bot}",
+    matches = "1 match" if args.n == 1 else f"{args.n} matches"
+    text = [f"{spec.id}: {matches} ({_label(_options(spec, args.option))}), bot={args.bot}",
             f"  mean hands {stats['mean_hands']:.2f}, mean actions {stats['mean_actions']:.1f}, "
             f"thrown-in hands {totals.thrown}",
             f"  matches won by seat ({shared}): "

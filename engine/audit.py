@@ -106,7 +106,8 @@ class Summary:
 
     def text(self) -> str:
         c = self.counts
-        out = f"{sum(c.values())} records: " + ", ".join(f"{c[k]} {k}" for k in VERDICTS)
+        total = sum(c.values())
+        out = f"{total} {'record' if total == 1 else 'records'}: " + ", ".join(f"{c[k]} {k}" for k in VERDICTS)
         if self.by_clause:
             out += "\nrejected by clause:\n" + "\n".join(f"  {n}  {k}" for k, n in self.by_clause.most_common())
         return out

@@ -238,3 +238,17 @@ def test_a_ray_address_without_ray_is_refused_by_the_library_too() -> None:
     with pytest.raises(CardspecError, match="--ray-address needs --backend ray"):
         list(ordered(pow, [(2, 3)], address="ray://head:10001"))
     assert list(ordered(pow, [(2, 3)])) == [8]
+
+
+def test_one_match_and_one_record_are_counted_in_the_singular(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`simulate -n 1` reports "1 match", and the audit's summary of its one record "1 record:"."""
+    from cardspec.engine.audit import Summary, audit_file
+
+    out_file = tmp_path / "one.jsonl"
+    code, out, _ = _run(["simulate", "euchre", "-n", "1", "--records", str(out_file)], capsys)
+    assert code == 0 and out.startswith("euchre: 1 match (") and "1 matches" not in out
+    summary = Summary()
+    for v in audit_file(out_file):
+        summary.add(v)
+    assert summary.text() == "1 record: 1 accepted, 0 unfinished, 0 rejected, 0 malformed"
