@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from .engine.options import key_of
-from .engine.spec import Spec, available, load
+from .engine.spec import Ambiguity, Spec, available, load
 
 SOURCE_KEYS = ("source",)
 _DECIDED: ContextVar[dict[str, tuple[str, str]] | None] = ContextVar("decided", default=None)
-"""While a rulebook renders: each option that a register entry decides, with the entry's id and anchor."""
+"""While a rulebook renders: each option that a register entry decides, with the entry's id and the link to
+the entry (in docs/ambiguities.md for a bundled spec, further down the page for a spec file)."""
 
 
 def entry_anchor(entry_id: str, house_rule: bool) -> str:
@@ -43,7 +44,7 @@ def _value(v: Any) -> str:
             m = v.get("map")
             text = f"option `{v['$option']}`" + (f" mapped {m}" if m else "")
             entry = (_DECIDED.get() or {}).get(v["$option"])
-            return f"*decided* ([`{entry[0]}`](../ambiguities.md#{entry[1]})): {text}" if entry else text
+            return f"*decided* ([`{entry[0]}`]({entry[1]})): {text}" if entry else text
         if "$round" in v:
             return f"per round: `{v['$round']}` (see the schedule)"
         return "{" + ", ".join(f"{k}: {_value(x)}" for k, x in v.items()
@@ -130,8 +131,11 @@ def _table(t: dict[str, Any]) -> list[str]:
 
 def rulebook(spec: Spec) -> str:
     """The rulebook of one system, each clause with its source; each rule the text leaves open is marked
-    *decided*, with its register entry."""
-    token = _DECIDED.set({a.option: (a.id, entry_anchor(a.id, a.house_rule)) for a in spec.ambiguities})
+    *decided*, with its register entry: a link into docs/ambiguities.md for a bundled spec; for a spec
+    file (``cardspec rules my-game.yaml``), whose entries no generated page holds, the entries follow
+    the rules on the same page."""
+    at = "../ambiguities.md#" if spec.bundled else "#"
+    token = _DECIDED.set({a.option: (a.id, at + entry_anchor(a.id, a.house_rule)) for a in spec.ambiguities})
     try:
         return _rulebook(spec)
     finally:
@@ -141,8 +145,9 @@ def rulebook(spec: Spec) -> str:
 def _rulebook(spec: Spec) -> str:
     d = spec.data
     decided = _DECIDED.get() or {}
-    out = [f"# {d['title']} (`{d['id']}`)", "", d.get("summary", ""), "",
-           "Generated from the spec by `cardspec docs --write`; do not edit.", "",
+    made = "Generated from the spec by `cardspec docs --write`; do not edit." if spec.bundled else \
+        f"Generated from {spec.file} by `cardspec rules`."
+    out = [f"# {d['title']} (`{d['id']}`)", "", d.get("summary", ""), "", made, "",
            "Each rule is either **stated** by the text, under the quote its clause cites (*Source*), or "
            "***decided*** where the text is silent, unclear or contradicts itself: then it is an option, and "
            "its register entry gives the question, every reading and the reasons.", ""]
@@ -167,10 +172,16 @@ def _rulebook(spec: Spec) -> str:
         vals = ", ".join(key_of(v) for v in o.get("values", [])) or f"{o.get('min')}..{o.get('max')}" \
             if o["type"] != "bool" else "true, false"
         entry = decided.get(name)
-        by = f"[`{entry[0]}`](../ambiguities.md#{entry[1]})" if entry else ""
+        by = f"[`{entry[0]}`]({entry[1]})" if entry else ""
         out.append(f"| `{name}` | {o['type']} | {vals} | {key_of(o['default'])} | {by} | {o['description']} |")
-    out += ["", "## Ambiguities", "",
-            f"{len(d['ambiguities'])} registered; see [the register](../ambiguities.md#{d['id']}).", ""]
+    out += ["", "## Ambiguities", ""]
+    if spec.bundled:
+        out += [f"{len(d['ambiguities'])} registered; see [the register](../ambiguities.md#{d['id']}).", ""]
+    else:
+        out += [f"{len(d['ambiguities'])} registered, each a playable option (`cardspec verify --materiality "
+                f"{spec.file}` plays deals under each reading).", ""]
+        for a in spec.ambiguities:
+            out += _entry(a, "###")
     return "\n".join(out)
 
 
@@ -202,6 +213,23 @@ def ambiguities_doc(specs: list[Spec], files: dict[str, str] | None = None) -> s
     return "\n".join(out)
 
 
+def _entry(a: Ambiguity, level: str) -> list[str]:
+    """One register entry: its heading (the anchor of :func:`entry_anchor`), quote, question, readings,
+    decision and reasons."""
+    kind = ["**House rules outside the text.** The text states its rule; the other readings are rules "
+            "other engines play, kept so that their logs can be audited under their own rules.", ""] \
+        if a.house_rule else []
+    out = [f"{level} `{a.id}`" + (" (house rule)" if a.house_rule else ""), "",
+           f"> “{a.source.quote}” ({a.source.doc})", "", *kind,
+           f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`"
+           + (f", with {', '.join(f'{k}={key_of(v)}' for k, v in a.with_options.items())}"
+              if a.with_options else "") + "):", ""]
+    for val, text in a.readings.items():
+        mark = " **(decision)**" if val == a.decision else ""
+        out.append(f"- `{val}`{mark}: {text}")
+    return [*out, "", f"**Why.** {a.reasons}", ""]
+
+
 def _ambiguity_section(spec: Spec, files: dict[str, str] | None) -> list[str]:
     """One system's part of the register (its scenario records go into ``files``)."""
     from .engine.record import dumps
@@ -209,18 +237,7 @@ def _ambiguity_section(spec: Spec, files: dict[str, str] | None) -> list[str]:
 
     out = [f"## {spec.id}", ""]
     for a in spec.ambiguities:
-        kind = ["**House rules outside the text.** The text states its rule; the other readings are rules "
-                "other engines play, kept so that their logs can be audited under their own rules.", ""] \
-            if a.house_rule else []
-        out += [f"### `{a.id}`" + (" (house rule)" if a.house_rule else ""), "",
-                f"> “{a.source.quote}” ({a.source.doc})", "", *kind,
-                f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`"
-                + (f", with {', '.join(f'{k}={key_of(v)}' for k, v in a.with_options.items())}"
-                   if a.with_options else "") + "):", ""]
-        for val, text in a.readings.items():
-            mark = " **(decision)**" if val == a.decision else ""
-            out.append(f"- `{val}`{mark}: {text}")
-        out += ["", f"**Why.** {a.reasons}", ""]
+        out += _entry(a, "###")
         for val in a.readings:
             if val == a.decision:
                 continue
