@@ -40,6 +40,7 @@ from .play_table import (
     seat_zone_lines,
     set_lines,
     table_lines,
+    taken_text,
     totals_line,
     trick_line,
     who,
@@ -271,6 +272,25 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
                 console().print(table)
             shown_hands += 1
 
+    def took(actor: int, a: int) -> str:
+        """Apply ``a`` (the actor's); what it took from face-up table zones, as the seat saw it (``""``)."""
+        hand, before = st.hand_no, st.observation(seat)
+        st.apply(a)
+        text = taken_text(before, st.observation(seat), actor) if st.hand_no == hand else None
+        return f" — {text}" if text else ""
+
+    def preview(name: str) -> str:
+        """What a menu entry would take from face-up table zones (``""``): played on a copy, so nothing
+        hidden is shown (only the table zones' shown cards are compared)."""
+        trial, actor = st.copy(), st.cur
+        try:
+            trial.apply(game.parse_action(name))
+        except ActionError:
+            return ""
+        text = taken_text(st.observation(seat), trial.observation(seat), actor) \
+            if trial.hand_no == st.hand_no else None
+        return f" — {text}" if text else ""
+
     while not st.is_terminal():
         if not as_json and st.hand_no != headed:
             headed = st.hand_no
@@ -286,13 +306,14 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
                 by = seat_label(game, actor) + (f" for seat {st.current_player()}"
                                                 if actor != st.current_player() else "")
                 w = word(comp, name)
-                print(f"{by}: {w if w == name else f'{w} ({name})'}")
                 went_alone(comp, actor, name)
-            st.apply(a)
+                print(f"{by}: {w if w == name else f'{w} ({name})'}{took(actor, a)}")
+            else:
+                st.apply(a)
             told(actor, name)
             continue
         obs = st.observation(seat)
-        menu = choices(game, comp, obs["legal"])
+        menu = [Choice(c.label + preview(c.names[0]), c.names) for c in choices(game, comp, obs["legal"])]
         if as_json:
             print(json.dumps(obs, sort_keys=True))
         else:
@@ -326,7 +347,7 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
                         continue
                 a = game.parse_action(aliases(comp).get(text.lower(), picked or text))
             actor = st.cur
-            st.apply(a)
+            taken = took(actor, a)  # an illegal action raises here, before anything is shown
         except ActionError as exc:
             say(f"not accepted: {clean(exc)}", error=str(exc))
             continue
@@ -334,7 +355,7 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
             name = game.action_name(a)
             w = word(comp, name)
             print(f"{'you' if actor == seat else f'you, for {seat_label(game, actor)}'}: "
-                  f"{w if w == name else f'{w} ({name})'}")
+                  f"{w if w == name else f'{w} ({name})'}{taken}")
             went_alone(comp, actor, name)
         told(actor, game.action_name(a))
     told(-1, "")

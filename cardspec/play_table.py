@@ -9,6 +9,7 @@ or the game's spec (seats, teams, scoring tables): never the state's hidden part
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -317,3 +318,51 @@ def score_lines(game: Game, result: Mapping[str, Any]) -> list[str]:
             parts.append(f"{u.points} from {u.table} ({shown}){quote}")
         out.append(f"   {name}: {result['scores'][e]}: " + "; ".join(parts))
     return out
+
+
+def taken_text(before: Mapping[str, Any], after: Mapping[str, Any], actor: int) -> str | None:
+    """What an action took from face-up table zones into the actor's hand, read from two observations of
+    one seat (before and after the action): the shown cards that left the table zones, when the actor's
+    hand grew by at least as many as left, less any the action put face up on the table (a take of three
+    that puts the hand down). A card played to a trick that is then collected is no take: the hand does not
+    grow. A zone that lost more cards than it showed says so. None when nothing shown was taken.
+
+    >>> b = {"hand_sizes": [3, 3], "zones": {"discard": {"count": 2, "cards_top_first": ["7C", "2H"]}}}
+    >>> a = {"hand_sizes": [3, 4], "zones": {"discard": {"count": 1, "cards_top_first": ["2H"]}}}
+    >>> taken_text(b, a, 1)
+    'takes 7C from the discard'
+    >>> taken_text(a, b, 1) is None  # the hand shrank: a discard, not a take
+    True
+    >>> trick = {"hand_sizes": [2, 3], "zones": {"trick": {"count": 1, "cards_top_first": ["KC"]}}}
+    >>> taken_text(trick, {"hand_sizes": [2, 3], "zones": {"trick": {"count": 0, "cards_top_first": []}}}, 1) is None
+    True
+    """
+    sizes_before, sizes_after = before.get("hand_sizes", []), after.get("hand_sizes", [])
+    if not 0 <= actor < min(len(sizes_before), len(sizes_after)):
+        return None
+    grew = sizes_after[actor] - sizes_before[actor]
+    parts = []
+    left = put = 0
+    zones_after = after.get("zones", {})
+    for name, z in before.get("zones", {}).items():
+        if not isinstance(z, Mapping) or "cards_top_first" not in z:
+            continue  # a seat-owned zone (a list per seat) or one that shows no cards
+        shown = z["cards_top_first"]
+        later = zones_after.get(name, {})
+        still = later.get("cards_top_first", []) if isinstance(later, Mapping) else []
+        put += (Counter(still) - Counter(shown)).total()
+        gone: Counter[str] = Counter(shown) - Counter(still)
+        if not gone:
+            continue
+        cards = []
+        for c in shown:  # in the zone's order, top first
+            if gone[c] > 0:
+                cards.append(c)
+                gone[c] -= 1
+        left += len(cards)
+        fewer = z.get("count", len(shown)) - (later.get("count", len(still)) if isinstance(later, Mapping) else 0)
+        unseen = " and cards not shown" if fewer + (Counter(still) - Counter(shown)).total() > len(cards) else ""
+        parts.append(f"{' '.join(cards)}{unseen} from the {name}")
+    if not parts or grew < 0 or grew + put < left:
+        return None
+    return "takes " + "; ".join(parts)

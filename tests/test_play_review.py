@@ -162,3 +162,42 @@ def test_a_number_past_the_menus_end_names_the_menus_range(monkeypatch: pytest.M
     out, _ = run(game, 1, ["99"], monkeypatch, capsys)
     assert f"not accepted: 99 is not in 0..{n - 1}" in out
     assert "names no action" not in out
+
+
+# --- what a move takes from the face-up discard pile ------------------------------------------------------------
+def test_a_draw_from_the_discard_names_the_card_and_the_menu_names_what_take_takes(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Riding the Bus's discard pile is face up ("discarding a card face up onto a “discard” pile"), so when a
+    bot draws its top card the log names it, and the menu's `take` ("pick up the top 3 cards on the discard
+    pile") names the three it takes. The expected cards are read from the replayed state before each move."""
+    game = Game.from_system("riding-the-bus")
+    seed = 3
+    st = game.new_initial_state(seed)
+    bot = BOTS["rule"](random.Random(f"play/{seed}"))
+    typed: list[str] = []
+    bot_takes: list[str] = []
+    menu_takes: list[str] = []
+    names = game.deck.names
+    while not st.is_terminal():  # until the person's seventh prompt, shown before the `q` that ends the run
+        legal = st.legal_actions()
+        pile = [names[c] for c in reversed(st.piles["discard"])]  # top first
+        if st.current_player() == 0:
+            if any(game.action_name(a).startswith("take ") for a in legal):
+                menu_takes.append(f"takes {' '.join(pile[:3])} from the discard")
+            if len(typed) == 6:
+                break
+            a = legal[0]
+            typed.append(game.action_name(a))
+        else:
+            a = bot(st, legal)
+            if game.action_name(a) == "draw discard":
+                bot_takes.append(f"seat {st.cur}: draw discard — takes {pile[0]} from the discard")
+        st.apply(a)
+    assert bot_takes and menu_takes  # the seed shows both
+    out, _ = run(game, seed, typed, monkeypatch, capsys)
+    lines = out.splitlines()
+    for want in bot_takes:
+        assert want in lines
+    take_lines = [x for x in lines if re.match(r"^\s+\d+\) take ", x)]
+    assert [x.split(" — ")[-1] for x in take_lines] == menu_takes
+    assert not any("takes" in x for x in lines if x.startswith("seat ") and "draw stock" in x)  # face down: unnamed

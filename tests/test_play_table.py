@@ -214,8 +214,9 @@ def test_riding_the_bus_shows_the_discard_top_and_the_hand_value(monkeypatch: py
     assert i == len(seen)
 
 
-def _to_the_take(game: Game, seed: int) -> tuple[list[str], list[str]]:
-    """Lines typing the first legal action until the person may take the discards; and the takes then."""
+def _to_the_take(game: Game, seed: int) -> tuple[list[str], list[str], str]:
+    """Lines typing the first legal action until the person may take the discards; the takes then, and what
+    each takes as the screen says it (the discard pile's top three, top first)."""
     st = game.new_initial_state(seed)
     bot = BOTS["rule"](random.Random(f"play/{seed}"))
     typed = []
@@ -227,7 +228,8 @@ def _to_the_take(game: Game, seed: int) -> tuple[list[str], list[str]]:
         names = [game.action_name(a) for a in legal]
         takes = [n for n in names if n.startswith("take ")]
         if takes:
-            return typed, takes
+            top = [game.deck.names[c] for c in reversed(st.piles["discard"])][:3]
+            return typed, takes, f" — takes {' '.join(top)} from the discard"
         typed.append(names[0])
         st.apply(legal[0])
 
@@ -235,26 +237,27 @@ def _to_the_take(game: Game, seed: int) -> tuple[list[str], list[str]]:
 def test_the_same_cards_in_any_order_are_one_menu_entry_then_the_order(monkeypatch: pytest.MonkeyPatch,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
     game = Game.from_system("riding-the-bus")
-    typed, takes = _to_the_take(game, 2)
+    typed, takes, took = _to_the_take(game, 2)
     assert len(takes) == 6
     out = screen(game, 2, [*typed, "2", "1"], monkeypatch, capsys)
     menu = [x for x in out.split("\nhand ")[len(typed) + 1].splitlines() if re.match(r"  \d+\) ", x)]
-    assert [x for x in menu if "take" in x] == [f"  2) {takes[0]}  (these cards in any order: 6 orders, asked next)"]
+    assert [x for x in menu if ") take" in x] == \
+        [f"  2) {takes[0]}  (these cards in any order: 6 orders, asked next){took}"]
     assert len(menu) == 4  # draw stock, draw discard, take, knock
     orders = [x.strip() for x in out.splitlines() if re.match(r"    \d\) take ", x)]
     assert orders == [f"{i}) {t}" for i, t in enumerate(takes)]
-    assert f"you: {takes[1]}\n" in out
+    assert f"you: {takes[1]}{took}\n" in out
     # the cards typed in order, and Enter for the first order, work as well
     cards = takes[3].split()[1:]
-    assert f"you: {takes[3]}\n" in screen(game, 2, [*typed, "2", " ".join(cards)], monkeypatch, capsys)
-    assert f"you: {takes[0]}\n" in screen(game, 2, [*typed, "2", ""], monkeypatch, capsys)
-    assert f"you: {takes[5]}\n" in screen(game, 2, [*typed, takes[5]], monkeypatch, capsys)  # the engine name
+    assert f"you: {takes[3]}{took}\n" in screen(game, 2, [*typed, "2", " ".join(cards)], monkeypatch, capsys)
+    assert f"you: {takes[0]}{took}\n" in screen(game, 2, [*typed, "2", ""], monkeypatch, capsys)
+    assert f"you: {takes[5]}{took}\n" in screen(game, 2, [*typed, takes[5]], monkeypatch, capsys)  # the engine name
 
 
 def test_an_order_not_listed_is_not_accepted(monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     game = Game.from_system("riding-the-bus")
-    typed, _ = _to_the_take(game, 2)
+    typed, _, _ = _to_the_take(game, 2)
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in [*typed, "2", "9", "q"])))
     play_terminal(game, 2, 0, "rule", False)
     out = capsys.readouterr().out
