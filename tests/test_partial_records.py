@@ -198,6 +198,10 @@ def test_renege_shown_by_an_earlier_show_out_is_rejected_at_the_later_play() -> 
     assert v.error is not None and v.error.index == i2
     assert f"showed at action {i1}" in str(v.error)
     assert v.error.source is not None and v.error.source.quote == FOLLOW
+    # it names the hand, the action in the hand and the trick, as a plain renege does
+    n = len({rec["actions"][j]["seat"] for j in plays(rec)})  # seats playing (three when one goes alone)
+    trick = plays(rec).index(i2) // n
+    assert f"(hand 0, action {i2} of the hand, trick {trick})" in str(v.error)
     # the same plays with the seat's hand known: rejected at once, at the earlier play
     seat = rec["actions"][i1]["seat"]
     known = copy.deepcopy(rec)
@@ -294,13 +298,44 @@ def test_a_wrong_leader_cites_the_trick_winner_clause_not_follow_suit() -> None:
     assert v.error.source is not None and v.error.source.quote == WINNER
 
 
-def test_a_seat_following_out_of_turn_says_the_spec_decides() -> None:
+def test_a_seat_following_out_of_turn_cites_the_next_person_to_the_left() -> None:
+    """Text 004: "The next person to the left then must follow"."""
     rec = one_hand(5)
     i = plays(rec)[1]
     rec["actions"][i]["seat"] = (rec["actions"][i]["seat"] + 1) % 4
     v = audit("t: ", rec)
-    assert v.error is not None and v.error.index == i and v.error.source is None
-    assert "no clause of the text says whose turn" in str(v.error)
+    assert v.error is not None and v.error.index == i and "turn" in str(v.error)
+    assert v.error.source is not None and v.error.source.quote == "The next person to the left then must follow"
+
+
+def test_a_wrong_first_leader_cites_the_lead_clause() -> None:
+    """Text 004: "Once trump has been picked, the person to the left of the dealer begins by laying out a card"."""
+    rec = one_hand(5)
+    i = plays(rec)[0]
+    rec["actions"][i]["seat"] = (rec["actions"][i]["seat"] + 1) % 4
+    v = audit("t: ", rec)
+    assert v.error is not None and v.error.index == i and v.error.source is not None
+    assert v.error.source.quote == \
+        "Once trump has been picked, the person to the left of the dealer begins by laying out a card"
+
+
+def test_a_wrong_caller_cites_who_begins_the_calling() -> None:
+    """Text 004: "The person to the left of the dealer begins." (the first action of the hand is a call)."""
+    rec = one_hand(5)
+    rec["actions"][0]["seat"] = (rec["actions"][0]["seat"] + 1) % 4
+    v = audit("t: ", rec)
+    assert v.error is not None and v.error.index == 0 and v.error.source is not None
+    assert v.error.source.quote.startswith("The person to the left of the dealer begins.")
+
+
+def test_without_an_order_clause_a_seat_following_out_of_turn_says_the_spec_decides() -> None:
+    """bid-euchre's text names the first leader but not who follows: a card after the lead cites no clause."""
+    g = Game.from_system("bid-euchre")
+    st = g.new_initial_state(3)
+    rng = random.Random(3)
+    while not st.piles["trick"]:
+        st.apply(rng.choice(st.legal_actions()))
+    assert st.comp.kind == "tricks" and st.comp.turn_source(st) is None
 
 
 def test_the_game_of_a_record_is_built_once_per_options() -> None:

@@ -146,6 +146,9 @@ class Tricks(CheckingDoer):
         self.identical_source = Source(**d["identical_source"]) if "identical_source" in d else self.winner_source
         self.first_leader_source = Source(**d["first_leader_source"]) if "first_leader_source" in d else None
         """The clause naming who leads the first trick (None: the text is silent, ``first_leader`` decides)."""
+        self.order_source = Source(**d["order_source"]) if "order_source" in d else None
+        """The clause that passes play to the next seat within a trick (None: the text is silent, and play
+        passes clockwise as the component runs it)."""
         rf = d.get("refill")
         self.refill: tuple[str, str, int] | None = (rf["seat"], rf["from"], rf["to"]) if rf else None
         self.refill_source = Source(**rf["source"]) if rf else None
@@ -343,10 +346,10 @@ class Tricks(CheckingDoer):
 
     def turn_source(self, st: State) -> Source | None:
         """The first lead: ``first_leader_source``; a later lead: the trick winner's clause (who takes
-        the trick leads next); a card following the lead: no clause (play passes clockwise, as
-        ``tricks`` runs it)."""
+        the trick leads next); a card following the lead: ``order_source`` (None without it: play passes
+        clockwise, as ``tricks`` runs it)."""
         if st.piles["trick"]:
-            return None
+            return self.order_source
         return self.winner_source if self._s(st).winners else self.first_leader_source
 
     def result_fields(self, st: State) -> dict[str, Any]:

@@ -94,6 +94,9 @@ class TurnUpTrump(Component):
         self.round_sources = [Source(**r["source"]) for r in d["rounds"]]
         self.all_pass: str = d["all_pass"]
         self.all_pass_source = Source(**d["all_pass_source"])
+        self.order_source = Source(**d["order_source"]) if "order_source" in d else None
+        """The clause that says who calls first and that the turn passes to the next player (None: the first
+        round's clause stands for the order too)."""
         if self.all_pass not in ("dealer_must_name", "redeal", "turn_up_fixed", "up_card_fixed", "no_trump"):
             raise SpecError("all_pass must be dealer_must_name, redeal, turn_up_fixed, up_card_fixed or no_trump, "
                             f"got {self.all_pass!r}",
@@ -313,6 +316,13 @@ class TurnUpTrump(Component):
         cs.seen += (card,)
         st.contract.fix_trump(st.game, deck.suit_of[card], card, -1)
         st.next_phase()
+
+    def turn_source(self, st: State) -> Source | None:
+        """The dealer's discard after picking up: that round's clause; a call: ``order_source`` (who calls
+        first, then the next player), else the first round's clause."""
+        if self._s(st).discarding:
+            return self.round_sources[self._s(st).round]
+        return self.order_source or self.source
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         k = self.codec.kind(a)
