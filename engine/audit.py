@@ -61,8 +61,9 @@ class Verdict:
         if self.verdict in ("accepted", "unfinished"):
             more = ", before the match is over" if self.verdict == "unfinished" else \
                 f", winners {self.winners}" if self.winners is not None else ", the hands it holds (no match end)"
-            todo = f" ({len(self.unchecked)} notes on what could not be checked)" if self.unchecked else ""
-            return f"{self.where}{self.verdict}: {self.system}, {self.actions} actions, {self.hands} hands{more}{todo}"
+            todo = f" ({counted(len(self.unchecked), 'note')} on what could not be checked)" if self.unchecked else ""
+            return f"{self.where}{self.verdict}: {self.system}, {counted(self.actions, 'action')}, " \
+                f"{counted(self.hands, 'hand')}{more}{todo}"
         msg = str(self.error)
         here = self.where.rstrip(": ")
         if msg.startswith(here):  # a read error names the line itself
@@ -106,11 +107,19 @@ class Summary:
 
     def text(self) -> str:
         c = self.counts
-        total = sum(c.values())
-        out = f"{total} {'record' if total == 1 else 'records'}: " + ", ".join(f"{c[k]} {k}" for k in VERDICTS)
+        out = f"{counted(sum(c.values()), 'record')}: " + ", ".join(f"{c[k]} {k}" for k in VERDICTS)
         if self.by_clause:
             out += "\nrejected by clause:\n" + "\n".join(f"  {n}  {k}" for k, n in self.by_clause.most_common())
         return out
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1.
+
+    >>> counted(1, "hand"), counted(0, "hand"), counted(23, "action")
+    ('1 hand', '0 hands', '23 actions')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _system_of(rec: Any) -> str | None:

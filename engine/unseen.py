@@ -42,6 +42,14 @@ if TYPE_CHECKING:
 UNSEEN = "?"
 """How a record writes a card it does not show."""
 
+
+def in_hand(st: State, index: int) -> str:
+    """Where action ``index`` of a record falls, as an audit names it: ``hand 0, action 8 of the hand``, with
+    ``, trick 1`` while a trick-taking phase is under way (tricks counted from 0)."""
+    query = getattr(st.comp, "trick_winners", None)
+    trick = f", trick {len(query(st))}" if callable(query) else ""
+    return f"hand {st.hand_no}, action {index - st.hand_start} of the hand{trick}"
+
 Place = tuple[str, int]
 """Where a card lies: (zone id, owning seat), the seat -1 for a zone on the table."""
 
@@ -116,8 +124,8 @@ class Unseen:
                     src = next((e.source for e in self.why_not.values() if e.index == index), None)
                     raise RecordError(
                         f"'{name(a)}' is illegal: it is legal only if seat {seat} held none of the unseen cards "
-                        f"it rules out, and they cannot all lie elsewhere, so seat {seat} held one (hand "
-                        f"{st.hand_no}, action {index - st.hand_start} of the hand)", index=index, source=src)
+                        f"it rules out, and they cannot all lie elsewhere, so seat {seat} held one ("
+                        f"{in_hand(st, index)})", index=index, source=src)
             st.hands[seat] = known
         try:
             st.apply(a)
@@ -144,7 +152,7 @@ class Unseen:
                 cands.append((c, a))
         if not cands:
             raise RecordError(f"'{word} {UNSEEN}' is illegal: no card seat {seat} may hold can be used so "
-                              f"(hand {st.hand_no}, action {index - st.hand_start} of the hand)", index=index,
+                              f"({in_hand(st, index)})", index=index,
                               source=st.comp.source)
         stand = [x for x in cands if x[0] in self.cards]
         c, a = (stand or cands)[0]
@@ -212,7 +220,7 @@ class Unseen:
                 return
             raise RecordError(
                 f"'{action}' is illegal: seat {place[1]} showed at action {e.index} ('{e.action}') that it held "
-                f"no {st.game.deck.names[c]} (hand {st.hand_no}, action {index - st.hand_start} of the hand)",
+                f"no {st.game.deck.names[c]} ({in_hand(st, index)})",
                 index=index, source=e.source)
         keep = self.allowed[c]
         self.allowed[c] = {place}
@@ -223,8 +231,7 @@ class Unseen:
             src = next(reversed(self.why_not.values())).source if self.why_not else None
             raise RecordError(
                 f"'{action}' is illegal: with {st.game.deck.names[c]} in seat {place[1]}'s hand the unseen cards "
-                f"cannot be placed as the earlier plays require (hand {st.hand_no}, action "
-                f"{index - st.hand_start} of the hand)", index=index, source=src)
+                f"cannot be placed as the earlier plays require ({in_hand(st, index)})", index=index, source=src)
         _realise(st, m, where)
         self.cards.discard(c)
         del self.allowed[c]

@@ -205,7 +205,7 @@ def test_an_accepted_record_that_stops_before_the_match_ends_names_no_winners(
     example = Path(__file__).resolve().parents[1] / "docs" / "examples" / "one-hand-euchre.jsonl"
     code, out, _ = _run(["replay", str(example)], capsys)
     assert code == 1  # the example holds rejected records too, on purpose
-    assert ": accepted: euchre, 23 actions, 1 hands, the hands it holds (no match end)" in out
+    assert ": accepted: euchre, 23 actions, 1 hand, the hands it holds (no match end)" in out
     assert "winners None" not in out
 
 
