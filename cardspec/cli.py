@@ -158,30 +158,41 @@ def cmd_replay(args: argparse.Namespace) -> int:
     summary = Summary()
     verdicts = []
     first_bad = None
+    broken: CardspecError | None = None  # the file stops being readable (a truncated gzip stream)
     lines: list[str] = []  # verdict lines not yet written: written together, at most a fifth of a second late
     due = time.monotonic() + VERDICT_FLUSH_SECONDS
     stdin = args.file == "-" and os.path.exists("/dev/stdin")  # its lines are named /dev/stdin:N
-    for v in audit_file(Path("/dev/stdin") if stdin else Path(args.file)):
-        summary.add(v)
-        if v.verdict == "malformed" and first_bad is None:
-            first_bad = v
-        if args.json:
-            verdicts.append(v.as_json())
-            continue
-        lines.append(_clean(v.line()))
-        if len(lines) >= VERDICT_FLUSH_LINES or time.monotonic() >= due:
-            print("\n".join(lines), flush=True)
-            lines.clear()
-            due = time.monotonic() + VERDICT_FLUSH_SECONDS
+    try:
+        for v in audit_file(Path("/dev/stdin") if stdin else Path(args.file)):
+            summary.add(v)
+            if v.verdict == "malformed" and first_bad is None:
+                first_bad = v
+            if args.json:
+                verdicts.append(v.as_json())
+                continue
+            lines.append(_clean(v.line()))
+            if len(lines) >= VERDICT_FLUSH_LINES or time.monotonic() >= due:
+                print("\n".join(lines), flush=True)
+                lines.clear()
+                due = time.monotonic() + VERDICT_FLUSH_SECONDS
+    except CardspecError as exc:  # every verdict before the break is still written, then the summary and it
+        broken = exc
+    # what is written does not depend on when the lines above were flushed: every verdict read is written here
     if lines:
         print("\n".join(lines))
     total = sum(summary.counts.values())
     if total == 0:
-        raise CardspecError(f"{args.file}: no records")
+        raise broken if broken is not None else CardspecError(f"{args.file}: no records")
     if args.json:
-        print(json.dumps({"verdicts": verdicts, "summary": summary.as_json()}, sort_keys=True))
-    elif total > 1:
+        doc: dict[str, Any] = {"verdicts": verdicts, "summary": summary.as_json()}
+        if broken is not None:  # the file broke off after these records (the error also goes to stderr, exit 2)
+            doc["error"] = str(broken)
+        print(json.dumps(doc, sort_keys=True))
+    elif total > 1 or broken is not None:
         print(_clean(summary.text()))
+    if broken is not None:
+        raise CardspecError(_clean(f"{broken} (after {total} {'record' if total == 1 else 'records'}; the "
+                                   "verdicts above are those of the records before it)"))
     if first_bad is not None:
         err = str(first_bad.error)
         text = err if err.startswith(first_bad.where.rstrip(": ")) else first_bad.where + err
@@ -200,7 +211,14 @@ def check_one(sid: str, opts: dict[str, Any], n: int, bot: str) -> dict[str, Any
         rng = random.Random(f"check/{seed}")
         chooser = BOTS["rule" if seed % 2 and bot == "mixed" else
                        "random_then_rule" if bot == "mixed" else bot](rng)
-        rep = checked_match(game.new_initial_state(seed), chooser, rng, probe_every=7)
+        st = game.new_initial_state(seed)
+        try:
+            rep = checked_match(st, chooser, rng, probe_every=7)
+        except CardspecError as exc:  # the engine stopped the match (a table without a row, the action bound):
+            acts += len(st.history)  # a violation of this match, as the others; the next seed is played
+            hands += len(st.hand_results)
+            bad.append(f"seed {seed}: action {len(st.history)}: the engine stopped the match: {_clean(str(exc))}")
+            continue
         acts += rep.actions
         hands += len(rep.state.hand_results)
         if rep.violations:
@@ -505,11 +523,17 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from .play import play_terminal
+    from .simulate import match_error
 
     spec = load(args.system)
     game = Game(spec, _options(spec, args.option))
     _warn(game)
-    return play_terminal(game, args.seed, args.seat, args.bot, args.json)
+    try:
+        return play_terminal(game, args.seed, args.seat, args.bot, args.json)
+    except UsageError:
+        raise
+    except CardspecError as exc:  # the engine stopped the match: name the spec file, options and seed
+        raise match_error(game, args.seed, exc) from None
 
 
 def _warn(game: Game) -> None:
@@ -648,13 +672,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr)
         return 2
     except CardspecError as exc:
+        _flush_quietly(out)
         print(f"cardspec: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
+        _flush_quietly(out)
         name = getattr(exc, "filename", "") or ""
         print(f"cardspec: error: {exc.strerror or exc}: {name}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        _flush_quietly(out)
         print("cardspec: interrupted", file=sys.stderr)
         return 130
     finally:
@@ -672,21 +699,60 @@ def _silence(out: TextIO) -> None:
         pass
 
 
+NEUTRAL_HOLD = 1 << 16
+"""Bytes of output :class:`_Neutral` holds for a pipe or file until a flush: as much as a Linux pipe holds."""
+
+
 class _Neutral:
     """Standard output with control and format characters of specs and records (terminal escape sequences,
-    right-to-left overrides) written escaped (:func:`_clean`); newlines and tabs pass."""
+    right-to-left overrides) written escaped (:func:`_clean`); newlines and tabs pass.
+
+    Unless standard output is a terminal, text is held until a flush (or until :data:`NEUTRAL_HOLD`
+    characters are waiting) and then written at once, whatever Python's own buffering (``PYTHONUNBUFFERED``
+    writes every ``print`` as two writes, its text and its newline): an output that fits in a pipe reaches
+    it in one write, so whether a reader that closes early (``| head -1``) cuts it short does not depend on
+    timing. Commands that stream (``replay``) or prompt (``play``) flush when they mean to."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
+        try:
+            self.hold = not out.isatty()
+        except (OSError, ValueError):
+            self.hold = True
+        self.held: list[str] = []
+        self.size = 0
 
     def write(self, text: str) -> int:
-        return self.out.write(_clean(text.replace("\t", "    ")))
+        clean = _clean(text.replace("\t", "    "))
+        if not self.hold:
+            return self.out.write(clean)
+        self.held.append(clean)
+        self.size += len(clean)
+        if self.size >= NEUTRAL_HOLD:
+            self._release()
+        return len(text)
+
+    def _release(self) -> None:
+        if self.held:
+            text = "".join(self.held)
+            self.held.clear()
+            self.size = 0
+            self.out.write(text)
 
     def flush(self) -> None:
+        self._release()
         self.out.flush()
 
     def fileno(self) -> int:
         return self.out.fileno()
+
+
+def _flush_quietly(out: TextIO) -> None:
+    """What a command wrote before it failed, written before its error (quietly if the reader has gone)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence(out)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .engine.bots import BOTS
-from .engine.errors import ActionError
+from .engine.errors import ActionBoundError, ActionError
 from .engine.game import Game
 from .play_table import (
     clean,
@@ -348,6 +348,8 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
                 a = game.parse_action(aliases(comp).get(text.lower(), picked or text))
             actor = st.cur
             taken = took(actor, a)  # an illegal action raises here, before anything is shown
+        except ActionBoundError:
+            raise  # the match cannot go on: not the person's mistake (cmd_play names the spec, options and seed)
         except ActionError as exc:
             say(f"not accepted: {clean(exc)}", error=str(exc))
             continue

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
 from .engine.bulk import play_bulk, play_stepped
-from .engine.game import Game
+from .engine.errors import CardspecError
+from .engine.game import Game, chosen_options
 from .engine.record import dumps, record_of
 from .engine.spec import load
 from .engine.state import State
@@ -43,9 +44,25 @@ def play_match(game: Game, seed: int, bot: str, fast: bool = False) -> tuple[Sta
     return (play_bulk if fast else play_stepped)(game, seed, bot)
 
 
+def match_error(game: Game, seed: int, exc: CardspecError) -> CardspecError:
+    """An error the engine raised while playing the match of ``seed`` (a decision table with no row for a
+    hand, a match past its action bound), as one that names the spec file, the option set and the seed:
+    ``spec.yaml:38: key 'scoring.tables.0': table 'points': no row matches {...} (in the match of seed 3,
+    options: defaults)``."""
+    file = game.spec.file
+    text = str(exc)
+    where = text if file and text.startswith(file) else f"{file or game.id}: {text}"
+    opts = chosen_options(game.spec.option_decls, game.options) or "defaults"
+    return CardspecError(f"{where} (in the match of seed {seed}, options: {opts})")
+
+
 def match_result(game: Game, seed: int, bot: str, records: bool, fast: bool = False) -> MatchResult:
-    """Play the match of ``seed`` and keep only what the summary and the record file need."""
-    st, n = play_match(game, seed, bot, fast)
+    """Play the match of ``seed`` and keep only what the summary and the record file need; an engine error
+    names the spec file, the option set and the seed (:func:`match_error`)."""
+    try:
+        st, n = play_match(game, seed, bot, fast)
+    except CardspecError as exc:
+        raise match_error(game, seed, exc) from None
     hands = st.hand_results
     line = (dumps(record_of(st)) + "\n").encode("utf-8") if records else None
     return n, len(hands), sum(1 for r in hands if r["thrown_in"]), tuple(st.winners or ()), line

@@ -191,8 +191,10 @@ class Scoring:
         open_ended = any(p.declared is None for p in parts)
         undeclared: list[str] = []
         tables = []
+        lines = game.spec.loaded.lines  # the line of a table the spec file itself holds (not an extended parent)
         for i, t in enumerate(d["tables"]):
-            table = DecisionTable.build(t, t.get("hit", "unique"), file)
+            table = DecisionTable.build(t, t.get("hit", "unique"), file, f"scoring.tables.{i}",
+                                        lines.get(("scoring", "tables", i)))
             for inp in table.inputs:
                 if inp.name not in facts:
                     if inp.name in computed or open_ended:

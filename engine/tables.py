@@ -33,7 +33,19 @@ Value = bool | int | str
 
 
 class TableError(CardspecError):
-    """A decision table matched no row, or several conflicting rows, at run time."""
+    """A decision table matched no row, or several conflicting rows, at run time.
+
+    The message names where the table is (the spec file, its line and key, as a :class:`SpecError` does),
+    when the table was built from a spec file; :attr:`file`, :attr:`line` and :attr:`key` hold them."""
+
+    def __init__(self, message: str, file: str = "", line: int | None = None, key: str = "") -> None:
+        self.file, self.line, self.key, self.detail = file, line, key, message
+        where = file
+        if file and line is not None:
+            where += f":{line}"
+        if key:
+            where += f"{': ' if where else ''}key '{key}'"
+        super().__init__(f"{where}: {message}" if where else message)
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,10 @@ def _allowed(inp: Input, cond: Any, where: str, file: str) -> frozenset[Value]:
         if inp.type == "int":
             if len(cond) != 2 or not all(type(x) is int for x in cond) or cond[0] > cond[1]:
                 raise SpecError(f"int condition on '{inp.name}' must be [lo, hi]", file, key=where)
+            low, high = min(inp.domain), max(inp.domain)  # an int input: a range of ints
+            if cond[0] < low or cond[1] > high:  # a row for values that never occur: a typo, or a wrong domain
+                raise SpecError(f"range {cond} on '{inp.name}' reaches outside its domain {low}..{high}",
+                                file, key=where)
             vals: set[Value] = {v for v in inp.domain if cond[0] <= v <= cond[1]}
         else:
             vals = set(cond)
@@ -110,11 +126,18 @@ class DecisionTable:
     rows: tuple[Row, ...]
     hit: str
     source: Source | None
+    file: str = field(default="", compare=False)
+    """The spec file the table was built from ("" when not known); run-time errors name it."""
+    key: str = field(default="", compare=False)
+    """The table's key in its spec (``scoring.tables.0``), or ""."""
+    line: int | None = field(default=None, compare=False)
+    """The line of the table in :attr:`file`, when the loader knows it."""
     _memo: dict[tuple[Value, ...], Row] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
-    def build(spec: Mapping[str, Any], hit: str, file: str) -> DecisionTable:
-        """Compile a table from its (option-resolved) spec."""
+    def build(spec: Mapping[str, Any], hit: str, file: str, key: str = "", line: int | None = None) -> DecisionTable:
+        """Compile a table from its (option-resolved) spec; ``key`` and ``line`` say where it is in ``file``
+        (``scoring.tables.0``, and its line when known), for the errors it raises when it is evaluated."""
         tid = spec["id"]
         inputs = tuple(Input(n, s["type"], _domain(n, s, file)) for n, s in spec["inputs"].items())
         by_name = {i.name: i for i in inputs}
@@ -141,7 +164,7 @@ class DecisionTable:
             src = Source(**r["source"]) if "source" in r else None
             rows.append(Row(allowed, add, per, src, volume))
         tsrc = Source(**spec["source"]) if "source" in spec else None
-        return DecisionTable(tid, inputs, tuple(rows), hit, tsrc)
+        return DecisionTable(tid, inputs, tuple(rows), hit, tsrc, file, key, line)
 
     def facts_needed(self) -> set[str]:
         """Every fact the table reads (inputs and linear terms)."""
@@ -151,19 +174,22 @@ class DecisionTable:
         return need
 
     def select(self, facts: dict[str, Value]) -> Row:
-        """The row that applies under the hit policy."""
-        matching = [r for r in self.rows if r.matches(facts)]
+        """The row that applies under the hit policy; a :class:`TableError` naming the table's file, line and
+        key when no row applies, or several rows conflict."""
+        matching = [i for i, r in enumerate(self.rows) if r.matches(facts)]
         if not matching:
-            raise TableError(f"table '{self.id}': no row matches {dict(facts)}")
+            raise TableError(f"table '{self.id}': no row matches {dict(facts)}", self.file, self.line, self.key)
         if self.hit == "first":
-            return matching[0]
+            return self.rows[matching[0]]
         if self.hit == "most_specific":
-            least = min(r.volume for r in matching)
-            matching = [r for r in matching if r.volume == least]
-        outs = {r.output(facts) for r in matching}
+            least = min(self.rows[i].volume for i in matching)
+            matching = [i for i in matching if self.rows[i].volume == least]
+        outs = {self.rows[i].output(facts) for i in matching}
         if len(matching) > 1 and (self.hit == "unique" or len(outs) > 1):
-            raise TableError(f"table '{self.id}': {len(matching)} rows match {dict(facts)}")
-        return matching[0]
+            nums = ", ".join(str(i + 1) for i in matching)
+            raise TableError(f"table '{self.id}': {len(matching)} rows match {dict(facts)} (rows {nums}, counting "
+                             "from 1)", self.file, self.line, self.key)
+        return self.rows[matching[0]]
 
     def evaluate(self, facts: dict[str, Any]) -> int:
         """The table's output for these facts (the row choice is memoised by input values)."""
