@@ -19,7 +19,7 @@ import reprlib
 import stat
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -53,6 +53,8 @@ class LoadedYaml:
     data: Any
     lines: dict[Path_, int]
     file: str
+    parent: LoadedYaml | None = field(default=None, compare=False)
+    """With ``extends:``, the file this one extends (``data`` is then this file's own data, before the merge)."""
 
     def line_of(self, path: Path_) -> int | None:
         """The line of the deepest known node on ``path``."""
@@ -62,6 +64,53 @@ class LoadedYaml:
                 return self.lines[p]
             p = p[:-1]
         return self.lines.get((), None)
+
+    def inherited(self, path: Path_) -> bool:
+        """Whether the node at ``path`` of the merged spec comes from the file this one extends (this file does
+        not set it: :func:`merge` merges mappings key by key and takes anything else whole).
+
+        >>> child = LoadedYaml({"a": {"b": 1}, "l": [1]}, {}, "c.yaml", LoadedYaml({}, {}, "p.yaml"))
+        >>> child.inherited(("a", "b")), child.inherited(("a", "c")), child.inherited(("l", 3))
+        (False, True, False)
+        """
+        if self.parent is None:
+            return False
+        node = self.data
+        for k in path:
+            if not isinstance(node, dict):
+                return False
+            if k not in node:
+                return True
+            node = node[k]
+        return False
+
+    def locate(self, path: Path_) -> tuple[str, int | None]:
+        """The file and line that set the node at ``path`` (of an ``extends:`` chain, the file that wrote it)."""
+        if self.parent is not None and self.inherited(path):
+            return self.parent.locate(path)
+        return self.file, self.line_of(path)
+
+
+def key_path(key: str) -> Path_:
+    """A dotted key as a path (list indexes as ints).
+
+    >>> key_path("phases.1.enabled")
+    ('phases', 1, 'enabled')
+    """
+    return tuple(int(p) if p.isdigit() else p for p in key.split("."))
+
+
+def relocate(exc: SpecError, loaded: LoadedYaml) -> SpecError:
+    """``exc`` with the file and line of its key in the file that wrote it: a key that a spec inherits with
+    ``extends:`` is named in the parent file, at its line there. Any other error is returned as it is."""
+    if not exc.key or loaded.parent is None or exc.file != loaded.file:
+        return exc
+    path = key_path(exc.key)
+    if not loaded.inherited(path):
+        return exc
+    file, line = loaded.locate(path)
+    return SpecError(f"{exc.detail} (inherited from {Path(file).name}, which {Path(loaded.file).name} extends)",
+                     file, line, exc.key)
 
 
 def _line(mark: Any) -> int | None:
@@ -255,15 +304,64 @@ def _message(err: jsonschema.ValidationError) -> str:
     return msg
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary, marked with an ellipsis.
+
+    >>> cut("is not valid under any of the given schemas", 30)
+    'is not valid under any of...'
+    """
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 3]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ,;(") + "..."
+
+
+def _optref_branch(parent: jsonschema.ValidationError, child: jsonschema.ValidationError) -> bool:
+    """Whether ``child`` (an error of ``parent``'s context) is from an ``{$option: ...}`` branch of ``parent``'s
+    ``anyOf``/``oneOf``, while the value is no ``$option`` node: that branch is then no candidate."""
+    if isinstance(parent.instance, dict) and "$option" in parent.instance:
+        return False
+    branches = parent.schema.get(str(parent.validator)) if isinstance(parent.schema, dict) else None
+    rel = list(child.relative_schema_path)
+    if not isinstance(branches, list) or not rel or not isinstance(rel[0], int) or rel[0] >= len(branches):
+        return False
+    branch = branches[rel[0]]
+    return isinstance(branch, dict) and str(branch.get("$ref", "")).endswith("/optref")
+
+
+def deepest(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """The error that says what is wrong: of an ``anyOf``/``oneOf`` error, the error of the branch that went
+    deepest into the value (an ``{$option: ...}`` branch counts only for an ``$option`` node), and so on down;
+    the alternatives' own error when no branch stands out."""
+    while err.context:
+        ctx = [c for c in err.context if not _optref_branch(err, c)] or list(err.context)
+        depth = max(len(c.absolute_path) for c in ctx)
+        cands = [c for c in ctx if len(c.absolute_path) == depth]
+        branches = {c.relative_schema_path[0] if c.relative_schema_path else None for c in cands}
+        if len(branches) > 1 and depth == len(err.absolute_path):
+            break  # several alternatives fail at this very value: say that none fits
+        err = min(cands, key=error_order)
+    return err
+
+
 def _describe(err: jsonschema.ValidationError) -> str:
     if err.validator == "additionalProperties":
         props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
         allowed = sorted(props)
-        return f"{_message(err)[:300]}; allowed keys: {', '.join(allowed)}"
+        return f"{cut(_message(err), 300)}; allowed keys: {', '.join(allowed)}"
+    if err.validator == "uniqueItems" and isinstance(err.instance, list):
+        seen: list[Any] = []
+        for v in err.instance:
+            if v in seen:
+                return f"{short_repr(v)} is listed twice"
+            seen.append(v)
+    if err.validator == "enum" and isinstance(err.validator_value, list):
+        return f"{short_repr(err.instance)} is not one of {', '.join(map(str, err.validator_value))}"
     if err.validator in ("oneOf", "anyOf") and err.context:
         best = min(err.context, key=lambda e: len(list(e.relative_path)))
-        return f"{_message(err)[:120]} (closest: {_message(best)[:160]})"
-    return _message(err)[:300]
+        return f"{cut(_message(err), 120)} (closest: {cut(_message(best), 160)})"
+    return cut(_message(err), 300)
 
 
 def unexpected_key(err: jsonschema.ValidationError) -> str | None:
@@ -327,7 +425,7 @@ def validate(data: Any, schema: dict[str, Any], loaded: LoadedYaml | None, file:
     errors = sorted(found, key=error_order)
     if not errors:
         return
-    err = errors[0]
+    err = deepest(errors[0])
     path = tuple(err.absolute_path)
     extra = unexpected_key(err)
     if extra is not None:
@@ -367,15 +465,20 @@ def load_spec_file(path: Path, _seen: tuple[str, ...] = ()) -> tuple[dict[str, A
                             loaded.line_of(("extends",)), "extends")
         ppath = path.parent / f"{parent}.yaml"
         if not ppath.exists():
-            raise SpecError(f"extends names '{parent}' but {ppath.name} does not exist",
+            raise SpecError(f"extends names '{parent}', but {ppath.name} does not exist in {path.parent} (extends "
+                            "reads the spec's own folder, not the bundled specs)",
                             str(path), loaded.line_of(("extends",)), "extends")
-        base, _ = load_spec_file(ppath, (*_seen, str(data.get("id", path.stem))))
+        base, ploaded = load_spec_file(ppath, (*_seen, str(data.get("id", path.stem))))
         child = {k: v for k, v in data.items() if k != "extends"}
         data = merge(base, child)
         data.pop("extends", None)
         data["extended_from"] = parent
-    validate(data, spec_schema(), loaded, str(path))
-    _compile(data, loaded, str(path))
+        loaded = replace(loaded, parent=ploaded)
+    try:
+        validate(data, spec_schema(), loaded, str(path))
+        _compile(data, loaded, str(path))
+    except SpecError as exc:
+        raise relocate(exc, loaded) from None
     return data, loaded
 
 
@@ -390,11 +493,13 @@ def _compile(data: dict[str, Any], loaded: LoadedYaml, file: str) -> None:
     from .spec import Spec
 
     try:
-        Game(Spec(data, file, loaded))
+        spec = Spec(data, file, loaded)
+        spec.check_unique()  # before the build, which looks phases up by id
+        Game(spec)
     except SpecError as exc:
         if exc.line is not None or not exc.key:
             raise
-        path = tuple(int(p) if p.isdigit() else p for p in exc.key.split("."))
+        path = key_path(exc.key)
         raise SpecError(exc.detail, exc.file or file, loaded.line_of(path), exc.key) from None
     except CardspecError as exc:
         raise SpecError(str(exc), file) from None

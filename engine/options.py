@@ -49,6 +49,14 @@ class OptionDecl:
             raise SpecError("an int option needs min and max", file, key=f"options.{name}")
         if decl.type == "enum" and len(decl.values) < 2:
             raise SpecError("an enum option needs at least two values", file, key=f"options.{name}")
+        seen: dict[str, Any] = {}
+        for v in decl.values:  # readings and maps name a value by its text: two values may not share it
+            k = key_of(v)
+            if k in seen:
+                same = f"{v!r} is listed twice" if type(seen[k]) is type(v) and seen[k] == v else \
+                    f"{seen[k]!r} and {v!r} are the same value '{k}' to readings, maps and --option"
+                raise SpecError(same, file, key=f"options.{name}.values")
+            seen[k] = v
         return decl
 
     def check(self, v: Any) -> Any:

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CardspecError, OptionError, Source, SpecError
-from .loader import LoadedYaml, load_spec_file, spec_dir
-from .options import OptionDecl, key_of
+from .loader import LoadedYaml, key_path, load_spec_file, relocate, spec_dir
+from .options import OptionDecl, complete, key_of, resolve
 
 MAX_OPTION_SETS = 2000
 """At most this many option sets are checked and verified for one spec (the bundled specs have up to 200)."""
@@ -159,9 +159,91 @@ class Spec:
         for k, v in node.items():
             self._check_option_maps(v, (*path, k))
 
+    def check_unique(self) -> None:
+        """The ids that the engine, the rulebook's anchors and the register look things up by are each used once:
+        register entries, phases and scoring tables. (Zone ids are checked as the zones are built.)"""
+        scoring = self.data.get("scoring")
+        lists: list[tuple[tuple[str, ...], Any]] = [
+            (("ambiguities",), self.data.get("ambiguities")), (("phases",), self.data.get("phases")),
+            (("scoring", "tables"), scoring.get("tables") if isinstance(scoring, dict) else None)]
+        for where, items in lists:
+            first: dict[str, int] = {}
+            for i, item in enumerate(items if isinstance(items, list) else ()):
+                v = item.get("id") if isinstance(item, dict) else None
+                if not isinstance(v, str):
+                    continue  # an id chosen by an option is checked as the clause is built
+                if v not in first:
+                    first[v] = i
+                    continue
+                j = first[v]
+                file, line = self.loaded.locate((*where, j, "id"))
+                at = f"{'.'.join(where)}.{j}, line {line}" + ("" if file == self.file else f" of {Path(file).name}")
+                path: tuple[str | int, ...] = (*where, i, "id")
+                raise SpecError(f"{v!r} is used twice (first by {at})", self.file, self.loaded.line_of(path),
+                                ".".join(map(str, path)))
+
+    def check_resolved(self) -> None:
+        """Each option set that is checked and verified resolves to rules the schema accepts: an option map
+        may give a value of the wrong kind (``face_up: allx``). The error names the options and the mapped
+        value's key and line, so ``cardspec rules`` refuses such a spec as ``check`` does."""
+        from .game import chosen_options
+        from .loader import spec_schema, validate
+
+        decls = self.option_decls
+        try:
+            sets = self.option_sets()
+        except SpecError:  # too many to check: each option moved alone still is
+            sets = [{}, *({n: v} for n, d in decls.items() for v in d.sample_values() if v != d.default)]
+        for opts in sets:
+            try:
+                chosen = complete(decls, opts)
+            except OptionError:
+                continue  # a value that requires others alone: Game reports it, with the options
+            named = chosen_options(decls, chosen)
+            if not named:
+                continue  # the defaults were validated on load
+            rules = resolve(self.data, decls, chosen, self.file)
+            try:
+                validate(rules, spec_schema(), None, self.file)
+            except SpecError as exc:
+                path = self._source_path(key_path(exc.key) if exc.key != "<top>" else (), chosen)
+                raise SpecError(f"with options {named}: {exc.detail}", self.file, self.loaded.line_of(path),
+                                ".".join(map(str, path)) or exc.key) from None
+
+    def _source_path(self, path: tuple[str | int, ...], chosen: dict[str, Any]) -> tuple[str | int, ...]:
+        """The key in the spec file of the node at ``path`` of the rules resolved under ``chosen``: through each
+        option map, the entry of the chosen value."""
+        node: Any = self.data
+        out: list[str | int] = []
+
+        def through_maps() -> bool:
+            nonlocal node
+            while isinstance(node, dict) and "$option" in node:
+                m = node.get("map")
+                k = key_of(chosen.get(node["$option"]))
+                if not isinstance(m, dict) or k not in m:
+                    return False  # the option's value itself: the rest of the path is not in the file
+                out.extend(("map", k))
+                node = m[k]
+            return True
+
+        for k in path:
+            if not through_maps():
+                break
+            inside = k in node if isinstance(node, dict) else isinstance(node, list) and isinstance(k, int) \
+                and 0 <= k < len(node)
+            if not inside:
+                break
+            node = node[k]
+            out.append(k)
+        else:
+            through_maps()
+        return tuple(out)
+
     def check_register(self) -> None:
         """Each ambiguity names a declared option; its decision is that option's default; every
-        option's ``requires`` names its own values and other options' values."""
+        option's ``requires`` names its own values and other options' values; ids are not used twice."""
+        self.check_unique()
         decls = self.option_decls
         for name, d in decls.items():
             for val, needs in d.requires.items():
@@ -285,7 +367,11 @@ def _load_path(path: str) -> Spec:
     except OSError as exc:  # pragma: no cover - it was just read
         raise SpecError(f"cannot read: {exc.strerror}", path) from None
     spec = Spec(data, path, loaded, digest)
-    spec.check_register()
+    try:
+        spec.check_register()
+        spec.check_resolved()
+    except SpecError as exc:
+        raise relocate(exc, loaded) from None
     return spec
 
 
