@@ -195,6 +195,34 @@ class State:
                                   path="start.totals")
             if not self.active[self.dealer if "dealer" in start else 0]:
                 raise RecordError("the start's dealer is already out of the match", path="start.dealer")
+        if not self.extra_hand:
+            self._check_not_over(start)
+
+    def _check_not_over(self, start: Mapping[str, Any]) -> None:
+        """Refuse a start from which no hand can be played: the match's own end test
+        (:meth:`MatchRules.after_hand`), applied to a copy of the start as if the hand before it had just
+        been scored with no points, ends the match (a total at the target, or at the floor; the last of a
+        fixed number of hands played). A start that calls for a tie-break hand says ``extra_hand``."""
+        g = self.game
+        probe = State(g, None, None, blank=True)
+        probe.counters = self.counters[:]
+        probe.active = self.active[:]
+        probe.hand_no = self.hand_no - 1
+        probe.extra_hand = False
+        probe.contenders = ()
+        probe.winners = None
+        probe.cur = 0
+        probe.contract = Contract.empty(g.num_seats)
+        g.match.after_hand(probe, [0] * len(self.counters))
+        if probe.winners is None:
+            return
+        won = f"seats {', '.join(map(str, probe.winners))} have won"
+        if g.match.kind == "rounds":  # a fixed number of hands: the hand number ends it
+            raise RecordError(f"the start's hand {self.hand_no} is past the match's last hand "
+                              f"(hand {g.match.rounds - 1}): {won}, and no hand can be played",
+                              path="start.hand", source=g.match.source)
+        raise RecordError(f"the start's totals {self.counters} (before hand {self.hand_no}) already end the "
+                          f"match: {won}, and no hand can be played", path="start.totals", source=g.match.source)
 
     def _start_contenders(self, start: Mapping[str, Any]) -> tuple[int, ...]:
         """Who contests the extra hand a mid-match record takes up: ``start.contenders`` as given, or else

@@ -98,7 +98,8 @@ def load_factory(spec: str) -> Factory:
 
 def _import(where: str) -> Any:
     """A module by dotted name, or a Python file by path. The current directory is tried last for a
-    dotted name (a console script does not put it on the path)."""
+    dotted name (a console script does not put it on the path); a file's own folder is first on the path
+    while the file is loaded, as ``python file.py`` has it, so that it can import the modules next to it."""
     try:
         if where.endswith(".py") or "/" in where or "\\" in where:
             path = Path(where)
@@ -113,11 +114,18 @@ def _import(where: str) -> Any:
                 raise ConformError(f"adapter file '{where}' cannot be loaded as Python")
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
+            folder = str(path.resolve().parent)  # as `python file.py` does: modules next to the file import
+            added = folder not in sys.path
+            if added:
+                sys.path.insert(0, folder)
             try:
                 spec.loader.exec_module(module)
             except BaseException:
                 del sys.modules[name]
                 raise
+            finally:
+                if added and folder in sys.path:
+                    sys.path.remove(folder)
             return module
         try:
             return importlib.import_module(where)

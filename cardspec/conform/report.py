@@ -109,6 +109,8 @@ class Report:
     sources: dict[str, int] = field(default_factory=dict)
     """How many hands came from each source (``vectors``, ``seeded``)."""
     disagreements: list[Disagreement] = field(default_factory=list)
+    spec_file: str | None = None
+    """The spec file played, when the system is not a bundled spec (its absolute path); None: bundled."""
 
     @property
     def ok(self) -> bool:
@@ -131,7 +133,8 @@ class Report:
         (at most ``limit`` of them)."""
         opts = ", ".join(f"{k}={key_of(v)}" for k, v in self.changed_options().items()) or "default options"
         made = ", ".join(f"{n} {k}" for k, n in self.sources.items())
-        lines = [f"conform {self.system} ({opts}) against {self.adapter}, seed {self.seed}",
+        what = f"{self.system} (spec file {self.spec_file})" if self.spec_file is not None else self.system
+        lines = [f"conform {what} ({opts}) against {self.adapter}, seed {self.seed}",
                  f"  {self.hands_run} hands run ({made}); {self.hands_agreeing} agree, "
                  f"{len(self.disagreements)} disagree" + (f", {len(self.skipped)} skipped" if self.skipped else "")]
         if self.ok:
@@ -157,8 +160,9 @@ class Report:
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:
-        return {"system": self.system, "options": {k: self.options[k] for k in sorted(self.options)},
-                "seed": self.seed, "adapter": self.adapter, "ok": self.ok, "hands_run": self.hands_run,
+        return {"system": self.system, "spec_file": self.spec_file,
+                "options": {k: self.options[k] for k in sorted(self.options)}, "seed": self.seed,
+                "adapter": self.adapter, "ok": self.ok, "hands_run": self.hands_run,
                 "hands_agreeing": self.hands_agreeing, "sources": dict(self.sources), "skipped": list(self.skipped),
                 "by_clause": {c: {"hands": [d.hand for d in ds], "kinds": _count(d.kind for d in ds)}
                               for c, ds in self.by_clause().items()},
