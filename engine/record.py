@@ -42,7 +42,7 @@ from .errors import (
 from .game import Game  # imported for real: Replay's field types must exist at run time in the compiled build
 from .loader import MAX_SCHEMA_ERRORS, error_order, quick_gate, record_schema, short_repr, unexpected_key
 from .state import State
-from .unseen import UNSEEN, Unseen
+from .unseen import UNSEEN, Unseen, in_hand
 
 FORMAT = "cardspec-record/1"
 MAX_RECORD_BYTES = 1_000_000  # real records are about 15 KB; a hostile line of tiny containers
@@ -366,8 +366,8 @@ def replay(rec: Any, where: str = "") -> Replay:
             else:
                 _step_with_unseen(st, text, i, hidden_steps, notes)
         except IllegalActionError as exc:
-            raise RecordError(f"'{exc.action}' is illegal: {exc.reason} (hand {st.hand_no}, action "
-                              f"{i - st.hand_start} of the hand{_trick_no(st)})", index=i, source=exc.source) from None
+            raise RecordError(f"'{exc.action}' is illegal: {exc.reason} ({in_hand(st, i)})", index=i,
+                              source=exc.source) from None
         except ActionError as exc:
             raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
         if stated is not None and len(st.hand_results) > checked_hands:  # a hand ended: check what it states
@@ -420,13 +420,19 @@ def _after_the_end(st: State, action: str, i: int) -> RecordError:
         index=i, source=g.match.source if st.halted != "hand_limit" else g.match.rotation_source)
 
 
+def turn_clause(st: State) -> tuple[Source | None, str]:
+    """The clause that says whose turn it is now, and what to add to a message when none does (``""`` when
+    one does): what an audit or a conformance run cites for a seat acting out of turn."""
+    src = st.comp.turn_source(st)
+    return src, "" if src is not None else \
+        f"; no clause of the text says whose turn it is here, the spec's '{st.comp.id}' phase decides"
+
+
 def _out_of_turn(st: State, seat: Any, i: int) -> RecordError:
     """The error for an action by a seat whose turn it is not."""
-    src = st.comp.turn_source(st)
-    why = "" if src is not None else \
-        f"; no clause of the text says whose turn it is here, the spec's '{st.comp.id}' phase decides"
-    return RecordError(f"seat {seat} acts but it is seat {st.cur}'s turn (hand {st.hand_no}, "
-                       f"action {i - st.hand_start} of the hand{_trick_no(st)}{why})", index=i, source=src)
+    src, why = turn_clause(st)
+    return RecordError(f"seat {seat} acts but it is seat {st.cur}'s turn ({in_hand(st, i)}{why})", index=i,
+                       source=src)
 
 
 def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, final: bool = False) -> int:
@@ -440,6 +446,7 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, fi
         got, want = st.hand_results[done], hands[done]
         for k in RESULT_FIELDS:
             if k in want and want[k] != got.get(k):
+                _check_shape(st, k, want[k], got, done, index)
                 msg, src = _disagreement(st, k, want[k], got)
                 raise RecordError(f"{msg} (hand {got['hand']}, ended at action {index})",
                                   path=f"results.hands.{done}.{k}", source=src)
@@ -450,10 +457,24 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, fi
     return done
 
 
-def _trick_no(st: State) -> str:
-    """", trick N" while a trick-taking phase is under way (counted from 0)."""
-    query = getattr(st.comp, "trick_winners", None)
-    return f", trick {len(query(st))}" if callable(query) else ""
+def _check_shape(st: State, k: str, want: Any, got: Mapping[str, Any], done: int, index: int) -> None:
+    """A stated result field that cannot be a result of this hand at all, whatever the play, citing no clause
+    (no rule decides it): a hand number other than its place in the list gives (the record disagrees with its
+    own numbering: rejected), a scores or totals list of another length than the game's scoring entities
+    (malformed)."""
+    g = st.game
+    path = f"results.hands.{done}.{k}"
+    if k == "hand":
+        first = f"the start's hand {st.first_hand}" if st.start is not None and "hand" in st.start else "hand 0"
+        raise RecordError(f"states hand {short_repr(want)}, but entry {done} of results.hands is hand "
+                          f"{got['hand']}: the entries are numbered in order from {first} (ended at action {index})",
+                          path=path)
+    if k in ("scores", "totals") and (not isinstance(want, list) or len(want) != len(g.teams)):
+        who = "team" if any(len(t) > 1 for t in g.teams) else "player"
+        size = f" ({len(want)} numbers)" if isinstance(want, list) else ""
+        raise MalformedRecordError(f"states {k} {short_repr(want)}{size}, but {k} list one number per scoring "
+                                   f"entity, and this game has {len(g.teams)} (one per {who}) (hand {got['hand']}, "
+                                   f"ended at action {index})", path=path)
 
 
 def _entity(g: Game, e: int) -> str:
@@ -488,11 +509,21 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any]) -> tuple
     if k in ("trump", "maker"):
         return f"states {k} {want} but the replay gives {have}", \
             next((ph.source for ph in g.phases if ph.settles_contract), g.match.rotation_source)
-    if k in ("hand", "dealer"):
+    if k == "dealer":
         return f"states {k} {want} but the replay gives {have}", g.match.rotation_source
+    if k == "thrown_in":  # a hand is thrown in when everyone passes: the all-pass clause of the bidding
+        return f"states {k} {want} but the replay gives {have}", _all_pass_source(g)
     ph = next((p for p in g.phases if k in p.result_fields(st)), None)
-    return f"states {k} {want} but the replay gives {have}", \
-        ph.result_source(k) if ph is not None else g.match.rotation_source
+    return f"states {k} {want} but the replay gives {have}", ph.result_source(k) if ph is not None else None
+
+
+def _all_pass_source(g: Game) -> Source | None:
+    """The clause saying what happens when everyone passes (a phase's ``all_pass_source``), if any."""
+    for ph in g.phases:
+        src = getattr(ph, "all_pass_source", None)
+        if isinstance(src, Source):
+            return src
+    return None
 
 
 def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, Any]]:
@@ -556,12 +587,25 @@ class _Gunzip:
     def __init__(self, raw: Any, path: Path) -> None:
         self._z = gzip.GzipFile(fileobj=raw, mode="rb")
         self._path = path
+        self._broken: RecordError | None = None
+        """The error met after the bytes last returned: raised by the next read, so that every record
+        decompressed before a break is read first (``GzipFile.read`` drops what it holds when it fails)."""
 
     def read(self, n: int = -1) -> bytes:
+        if self._broken is not None:
+            raise self._broken
+        out = bytearray()
         try:
-            return self._z.read(n)
+            while n < 0 or len(out) < n:
+                part = self._z.read1(_CHUNK if n < 0 else n - len(out))
+                if not part:
+                    break
+                out += part
         except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
-            raise RecordError(f"{self._path}: not a valid gzip file ({exc})") from None
+            self._broken = RecordError(f"{self._path}: not a valid gzip file ({exc})")
+            if not out:
+                raise self._broken from None
+        return bytes(out)
 
     def seek(self, pos: int) -> int:
         try:

@@ -294,8 +294,6 @@ def test_replay_json_of_a_truncated_gzip_prints_the_verdicts_and_the_error(
     assert f"(after {n} records;" in got.err
 
 
-@pytest.mark.xfail(strict=True, reason="engine/record.py: _Gunzip.read loses the data decompressed in the read "
-                   "that meets the break (see the report of review 2); remove this mark with that fix")
 def test_replay_of_a_truncated_gzip_audits_every_complete_record(truncated: tuple[Path, int],
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     p, complete = truncated

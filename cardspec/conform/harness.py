@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from ..engine.errors import CardspecError, IllegalActionError, OptionError, Source
 from ..engine.game import Game
 from ..engine.options import parse_value
-from ..engine.record import deal_of, record_of
+from ..engine.record import deal_of, record_of, turn_clause
 from ..engine.spec import available, load
 from ..engine.state import State
 from .adapter import Adapter, ConformError, Factory, Unsupported, load_factory
@@ -159,19 +159,21 @@ def conform(factory: Factory | str, system: str, options: Mapping[str, Any] | No
     cases = (vector_cases(game) if vectors else []) + seeded_cases(game, hands, seed)
     if not cases:
         raise ConformError(f"no hands to run: {game.id} has no usable vectors and -n is 0")
+    told = factory_system(game)
     try:
-        adapter = make(game.id, dict(game.options))
-    except CardspecError:
-        raise
-    except Exception as exc:
-        raise ConformError(f"the adapter factory {name} failed: {type(exc).__name__}: {_first_line(exc)}") from None
+        adapter = make(told, dict(game.options))
+    except Unsupported as exc:
+        raise Unsupported(f"the adapter factory {name} does not play {told}: {_first_line(exc)}") from None
+    except Exception as exc:  # a CardspecError too: it comes from the adapter, not from cardspec's own input
+        raise ConformError(f"the adapter factory {name} failed: {type(exc).__name__}: {_first_line(exc)} "
+                           f"(an error of the adapter, called with {told!r})") from None
     if not isinstance(adapter, Adapter):
         missing = [m for m in ("new_hand", "legal_actions", "current_seat", "apply", "hand_over", "results")
                    if not callable(getattr(adapter, m, None))]
         raise ConformError(f"the adapter factory {name} returned a {type(adapter).__name__}, which lacks "
                            f"{', '.join(missing)}")
     report = Report(game.id, dict(game.options), {n: d.default for n, d in game.spec.option_decls.items()},
-                    seed, name)
+                    seed, name, spec_file=None if game.spec.bundled else game.spec.file)
     for case in cases:
         rng = random.Random(f"conform/{seed}/{case.label}")
         try:
@@ -186,6 +188,13 @@ def conform(factory: Factory | str, system: str, options: Mapping[str, Any] | No
         else:
             report.disagreements.append(found)
     return report
+
+
+def factory_system(game: Game) -> str:
+    """What the adapter factory is told to play: the system's id for a bundled spec (``"euchre"``), else the
+    spec file's absolute path (a spec file may reuse a bundled id with other rules; ``Game.from_system`` and
+    ``cardspec.engine.spec.load`` read either)."""
+    return game.id if game.spec.bundled else game.spec.file
 
 
 class _AdapterFailed(Exception):
@@ -238,9 +247,7 @@ def _run_hand(game: Game, adapter: Adapter, case: HandCase, index: int, rng: ran
                 break
             seat = _as_int(_call("current_seat()", adapter.current_seat), "current_seat()")
             if seat != st.cur:
-                src = st.comp.turn_source(st)
-                why = "" if src is not None else \
-                    f"; no clause of the text says whose turn it is here, the spec's '{st.comp.id}' phase decides"
+                src, why = turn_clause(st)
                 return found("seat", f"cardspec has seat {st.cur} to act, the other engine seat {seat}{why}",
                              src, st.cur, seat)
             legal = st.legal_action_names()
