@@ -30,7 +30,10 @@ Two kinds of end, each a general rule used by several systems:
   ``shared_win``. With either end, ``maker_first``: the entity that made trump
   (Bid Euchre's bidding team) wins if it is among them, else the best total.
 
-Every counter starts at ``match.start`` (default 0), whatever the end.
+Every counter starts at ``match.start`` (default 0), whatever the end. A match that would be over before
+its first hand is refused (a ``SpecError`` naming the key, and the options that give the values): a target
+end whose start is at or past the target, a countdown whose start is at or below its target, an elimination
+whose start is at or past the limit, a floor at or above the start. A rounds end plays whatever the start.
 
 ``instant_win: {when: {FACT: VALUE or [lo, hi]}, source}`` (with any end): after a
 hand, an entity whose scoring facts all match ``when`` wins the match at once,
@@ -116,8 +119,7 @@ class MatchRules:
         start = d.get("start", 0)
         if type(start) is not int:
             raise SpecError("start must be an integer", file, key="match.start")
-        if e["kind"] == "countdown" and e.get("target", 0) >= start:
-            raise SpecError("a countdown target must lie below the start", file, key="match.end.target")
+        _check_start(e, start, "start" in d, game, file)
         if d["rotation"] not in ("left", "right", "none", "loser"):
             raise SpecError("rotation must be left, right, none or loser", file, key="match.rotation")
         if e.get("all_out", "shared_win") not in ("shared_win", "replay_round", "fewest_strikes"):
@@ -286,3 +288,61 @@ class MatchRules:
                 st.active[s] = False
         if len(still) == 1:
             st.finish(still)
+
+
+def _check_start(e: Mapping[str, Any], start: int, start_given: bool, game: Game, file: str) -> None:
+    """Refuse a match that is over before its first hand: every counter starts at ``start``, so a target
+    end whose start is at or past the target (every entity has reached it), a countdown whose start is at or
+    below its target, an elimination whose start is at or past the limit (every entity is out), or a floor at
+    or above the start (every entity has fallen to it) leaves nothing to play. A rounds end plays its hands
+    whatever the start. The key named is ``match.start`` when the spec gives a start, else the other end of
+    the comparison (a countdown names its target, given or not)."""
+    kind = e["kind"]
+    target = e.get("target", 0)
+    problem = ""
+    key = "match.start"
+    other = ""
+    if kind == "target" and type(target) is int and start >= target:
+        other = "match.end.target"
+        problem = (f"match.start {start} is at or past match.end.target {target}: every entity has reached the "
+                   "target before the first hand")
+    elif kind == "countdown" and type(target) is int and target >= start:
+        key, other = "match.end.target", "match.start"
+        problem = (f"a countdown's match.end.target {target} must lie below match.start {start}: every entity "
+                   "has reached the target before the first hand")
+    elif kind == "elimination" and type(e.get("limit")) is int and start >= e["limit"]:
+        other = "match.end.limit"
+        problem = (f"match.start {start} is at or past match.end.limit {e['limit']}: every entity is out before "
+                   "the first hand")
+    elif kind == "target" and type(e.get("floor")) is int and start <= e["floor"]:
+        other = "match.end.floor"
+        problem = (f"match.start {start} is at or below match.end.floor {e['floor']}: every entity has fallen to "
+                   "the floor before the first hand")
+    if problem:
+        if key == "match.start" and not start_given:
+            key, other = other, key
+        given = [w for w in (_option_of(game, key), _option_of(game, other)) if w]
+        why = f" ({'; '.join(given)})" if given else ""
+        raise SpecError(f"the match is over before it starts: {problem}{why}", file,
+                        _line_of(game, tuple(key.split("."))), key)
+
+
+def _option_of(game: Game, key: str) -> str:
+    """``"match.end.target comes from option 'target' (10)"`` when the spec file gives ``key`` by an option
+    (``{$option: NAME}``); else ""."""
+    node: Any = getattr(getattr(game, "spec", None), "data", None)
+    for part in key.split("."):
+        node = node.get(part) if isinstance(node, Mapping) else None
+    if not isinstance(node, Mapping) or not isinstance(node.get("$option"), str):
+        return ""
+    name: str = node["$option"]
+    value = getattr(game, "options", {}).get(name)
+    return f"{key} comes from option '{name}' ({value!r})"
+
+
+def _line_of(game: Game, path: tuple[str, ...]) -> int | None:
+    """The line of ``path`` in the spec file, when the game's spec keeps its lines."""
+    loaded = getattr(getattr(game, "spec", None), "loaded", None)
+    line_of = getattr(loaded, "line_of", None)
+    line = line_of(path) if callable(line_of) else None
+    return line if type(line) is int else None

@@ -52,6 +52,12 @@ STEP_ACTIONS = 4096
 """Actions whose Steps a Game keeps (``Game.steps``): Euchre has about 60; a melding game has many more."""
 
 
+def _winners_of(st: State) -> tuple[int, ...] | None:
+    """``st.winners``, as a call: after ``st.winners = None``, a read of the attribute in the same function is
+    typed None (mypy narrows it, and the compiled build checks the value against that type)."""
+    return st.winners
+
+
 class State:
     """A position: every card's place, whose turn, scores, and the history."""
 
@@ -214,9 +220,10 @@ class State:
         probe.cur = 0
         probe.contract = Contract.empty(g.num_seats)
         g.match.after_hand(probe, [0] * len(self.counters))
-        if probe.winners is None:
+        winners = _winners_of(probe)  # read afresh: the assignment above narrowed probe.winners to None
+        if winners is None:
             return
-        won = f"seats {', '.join(map(str, probe.winners))} have won"
+        won = f"seats {', '.join(map(str, winners))} have won"
         if g.match.kind == "rounds":  # a fixed number of hands: the hand number ends it
             raise RecordError(f"the start's hand {self.hand_no} is past the match's last hand "
                               f"(hand {g.match.rounds - 1}): {won}, and no hand can be played",

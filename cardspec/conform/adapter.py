@@ -36,7 +36,11 @@ class Adapter(Protocol):
     The harness calls ``new_hand`` once per hand, then, until ``hand_over()``, asks
     ``current_seat()`` and ``legal_actions()`` and calls ``apply()`` with one of the actions both
     engines allow; at the end it reads ``results()``. Anything an adapter raises during a hand
-    (other than :class:`Unsupported` from ``new_hand``) is reported as a disagreement, with its text.
+    (other than :class:`Unsupported` from ``new_hand``) is reported as a disagreement, with its text;
+    so is an answer of the wrong type (a seat or trick winner that is not an ``int`` seat, scores that
+    are not a list of ``int``, a ``bool`` counting as neither, legal actions that are not a list of
+    strings): a disagreement of kind ``error`` naming the call and what it returned, never one of
+    the points compared.
     """
 
     def new_hand(self, deal: dict[str, Any]) -> None:

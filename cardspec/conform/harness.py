@@ -245,7 +245,7 @@ def _run_hand(game: Game, adapter: Adapter, case: HandCase, index: int, rng: ran
                 if not (st.is_terminal() and over):
                     return _end_mismatch(game, adapter, st, found)
                 break
-            seat = _as_int(_call("current_seat()", adapter.current_seat), "current_seat()")
+            seat = _as_seat(game, _call("current_seat()", adapter.current_seat), "current_seat()")
             if seat != st.cur:
                 src, why = turn_clause(st)
                 return found("seat", f"cardspec has seat {st.cur} to act, the other engine seat {seat}{why}",
@@ -273,16 +273,42 @@ def _as_bool(x: Any, what: str) -> bool:
     raise _AdapterFailed(f"{what} returned {x!r}, not a bool")
 
 
+def _is_int(x: Any) -> bool:
+    """An integer (a NumPy integer too), not a bool: ``True`` is no seat and no score."""
+    return not isinstance(x, bool) and type(x).__name__ != "bool_" and hasattr(x, "__index__")
+
+
 def _as_int(x: Any, what: str) -> int:
-    if isinstance(x, bool) or not hasattr(x, "__index__"):
+    if not _is_int(x):
         raise _AdapterFailed(f"{what} returned {x!r}, not a seat number")
     return int(x)
+
+
+def _as_seat(game: Game, x: Any, what: str) -> int:
+    """A seat number of ``game`` (0..n-1, dummy seats included); anything else is no answer."""
+    seat = _as_int(x, what)
+    if not 0 <= seat < game.num_seats:
+        raise _AdapterFailed(f"{what} returned {x!r}, not a seat of {game.id} (0..{game.num_seats - 1})")
+    return seat
+
+
+def _int_list(x: Any, what: str, kind: str) -> list[int]:
+    """``x`` as a list of integers (each a ``kind``: a seat number, a score); anything else is no answer,
+    naming ``what`` and what it returned."""
+    if isinstance(x, str | bytes | Mapping) or not isinstance(x, Iterable):
+        raise _AdapterFailed(f"{what} is {x!r}, not a list of {kind}s")
+    items = list(x)
+    for v in items:
+        if not _is_int(v):
+            raise _AdapterFailed(f"{what} is {x!r}, not a list of {kind}s ({v!r} is a {type(v).__name__}, "
+                                 "not an integer)")
+    return [int(v) for v in items]
 
 
 def _names(game: Game, given: Any) -> list[str]:
     """The other engine's legal actions in cardspec's canonical spelling (``play TD`` is ``play 10D``);
     a name cardspec cannot read is kept as given."""
-    if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+    if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
         raise _AdapterFailed(f"legal_actions() returned {given!r}, not a list of action names")
     out: list[str] = []
     for n in given:
@@ -352,8 +378,8 @@ def _list(xs: list[str], most: int = 4) -> str:
 
 def _end_mismatch(game: Game, adapter: Adapter, st: State, found: Found) -> Disagreement:
     if st.is_terminal():
-        seat = _call("current_seat()", adapter.current_seat)
-        other = _call("legal_actions()", adapter.legal_actions)
+        seat = _as_seat(game, _call("current_seat()", adapter.current_seat), "current_seat()")
+        other = _names(game, _call("legal_actions()", adapter.legal_actions))
         r = st.hand_results[-1]
         src = _thrown_in_source(game) if r.get("thrown_in") else game.phases[-1].source
         return found("hand_over", f"cardspec's hand is over ({'thrown in' if r.get('thrown_in') else 'played out'}), "
@@ -375,25 +401,32 @@ def _results_mismatch(game: Game, st: State, res: Any, found: Found) -> Disagree
         raise _AdapterFailed(f"results() returned {res!r}, not a mapping")
     r = st.hand_results[-1]
     thrown = bool(r.get("thrown_in"))
-    if "thrown_in" in res and bool(res["thrown_in"]) != thrown:
-        return found("thrown_in", f"cardspec {'throws the hand in' if thrown else 'plays the hand'}, the other "
-                     f"engine {'throws it in' if res['thrown_in'] else 'plays it'}", _thrown_in_source(game),
-                     thrown, bool(res["thrown_in"]))
+    other_thrown = _as_bool(res["thrown_in"], "results()['thrown_in']") if "thrown_in" in res else None
     tricks = "trick_winners" in r  # a system with trick play
     for key in ("trick_winners", "scores") if tricks else ("scores",):
         if key not in res:
             raise _AdapterFailed(f"results() has no '{key}'")
-        v = res[key]
-        if isinstance(v, str | bytes) or not isinstance(v, Iterable):
-            raise _AdapterFailed(f"results()['{key}'] is {v!r}, not a list")
-    winners, other_w = list(r.get("trick_winners", [])), list(res.get("trick_winners", []))
+    other_w = _int_list(res["trick_winners"], "results()['trick_winners']", "seat number") if tricks else []
+    for w in other_w:
+        if not 0 <= w < game.num_seats:
+            raise _AdapterFailed(f"results()['trick_winners'] is {res['trick_winners']!r}: {w} is not a seat of "
+                                 f"{game.id} (0..{game.num_seats - 1})")
+    other_s = _int_list(res["scores"], "results()['scores']", "score")
+    if len(other_s) != len(r["scores"]):
+        raise _AdapterFailed(f"results()['scores'] is {res['scores']!r}: {len(other_s)} scores, but {game.id} has "
+                             f"{len(r['scores'])} scoring entities")
+    if other_thrown is not None and other_thrown != thrown:
+        return found("thrown_in", f"cardspec {'throws the hand in' if thrown else 'plays the hand'}, the other "
+                     f"engine {'throws it in' if other_thrown else 'plays it'}", _thrown_in_source(game),
+                     thrown, other_thrown)
+    winners = list(r.get("trick_winners", []))
     if tricks and winners != other_w:
         ph = next((p for p in game.result_phases if "trick_winners" in p.result_fields(st)), game.phases[-1])
         t = next((i for i, (a, b) in enumerate(zip(winners, other_w, strict=False)) if a != b), None)
         msg = f"trick {t}: cardspec gives the trick to seat {winners[t]}, the other engine to seat {other_w[t]}" \
             if t is not None else f"cardspec has {len(winners)} tricks won, the other engine {len(other_w)}"
         return found("trick_winners", msg, ph.result_source("trick_winners"), winners, other_w)
-    scores, other_s = list(r["scores"]), list(res["scores"])
+    scores = list(r["scores"])
     if scores != other_s:
         return _score_mismatch(game, r, scores, other_s, found)
     return None
