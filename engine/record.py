@@ -17,13 +17,14 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import operator
 import re
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import fastjsonschema
 import jsonschema
@@ -340,12 +341,9 @@ def replay(rec: Any, where: str = "") -> Replay:
     :class:`MalformedRecordError` when the record cannot be read as one of a known game)."""
     try:
         _validate(rec, where)
+        _check_integers(rec)
         g = game_for(rec)
-        seed = rec.get("seed")
-        if isinstance(seed, float):  # JSON Schema counts 1.0 as an integer; so does the replay
-            seed = int(seed)
-        st = g.new_initial_state(seed, rec.get("deals"), rec.get("start"),
-                                 1 if rec.get("scope") == "hand" else None)
+        st = _initial_state(g, rec)
     except RecordError as exc:
         raise MalformedRecordError(exc.message, exc.index, exc.path, exc.source) from None
     except CardspecError as exc:
@@ -371,9 +369,9 @@ def replay(rec: Any, where: str = "") -> Replay:
         except ActionError as exc:
             raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
         if stated is not None and len(st.hand_results) > checked_hands:  # a hand ended: check what it states
-            checked_hands = _check_hands(st, stated, checked_hands, i)
+            checked_hands = _check_hands(st, stated, checked_hands, i, rec)
     if stated is not None:
-        _check_hands(st, stated, checked_hands, len(rec["actions"]) - 1, final=True)
+        _check_hands(st, stated, checked_hands, len(rec["actions"]) - 1, rec, final=True)
         want = stated.get("winners")
         got = list(st.winners) if st.winners is not None else None
         if want != got:
@@ -384,6 +382,72 @@ def replay(rec: Any, where: str = "") -> Replay:
             st.unseen.ended()
         notes.extend(st.unseen.notes)
     return Replay(st, notes, hidden_steps)
+
+
+def _initial_state(g: Game, rec: Mapping[str, Any]) -> State:
+    """The state a record's play starts from: its seed, deals, start and scope."""
+    return g.new_initial_state(rec.get("seed"), rec.get("deals"), rec.get("start"),
+                               1 if rec.get("scope") == "hand" else None)
+
+
+_SEAT = operator.itemgetter("seat")
+
+
+def _check_integers(rec: Mapping[str, Any]) -> None:
+    """Refuse a number written with a fraction or an exponent (``1.0``, ``1e0``) where the record wants an
+    integer, naming its path. JSON Schema's ``integer`` admits them (a number whose fraction is zero), and a
+    bool is already refused by the schema; but a seat, a score or a hand number is an integer, as an option
+    value is (``target: 10.0`` is refused too). The record format holds no other numbers, so any float is
+    refused: the seed, each action's seat (looked at C speed: a record may hold two million), a deal's
+    dealer, the start, an option's value and every number of the results."""
+    for k, v in rec.items():
+        if k == "actions":
+            if float in set(map(type, map(_SEAT, v))):
+                i = next(i for i, step in enumerate(v) if type(step["seat"]) is float)
+                _not_integer(v[i]["seat"], f"actions.{i}.seat")
+        elif k == "deals":  # a deal's hands and piles hold card names only
+            for i, d in enumerate(v):
+                if type(d["dealer"]) is float:
+                    _not_integer(d["dealer"], f"deals.{i}.dealer")
+        else:
+            at = _float_at(v)
+            if at is not None:
+                x: Any = v
+                for part in reversed(at):
+                    x = x[part]
+                _not_integer(x, ".".join(map(str, [k, *reversed(at)])))
+
+
+def _float_at(x: Any) -> list[Any] | None:
+    """Where the first float in ``x`` lies, looking into objects and arrays: its keys and indexes, innermost
+    first (``[]``: ``x`` is one); None when there is none. A path is spelt only for a float found."""
+    t = type(x)
+    if t is float:
+        return []
+    if t is dict:
+        for k, v in x.items():
+            if type(v) in _NESTED:
+                at = _float_at(v)
+                if at is not None:
+                    at.append(k)
+                    return at
+    elif t is list:
+        for i, v in enumerate(x):
+            if type(v) in _NESTED:
+                at = _float_at(v)
+                if at is not None:
+                    at.append(i)
+                    return at
+    return None
+
+
+_NESTED = frozenset((float, dict, list))
+"""The types :func:`_float_at` looks at: a float, or what may hold one."""
+
+
+def _not_integer(x: float, path: str) -> NoReturn:
+    raise RecordError(f"{short_repr(x)} is not of type 'integer': write an integer without a fraction or an "
+                      "exponent", path=path)
 
 
 def _names_unseen(text: str) -> bool:
@@ -435,7 +499,8 @@ def _out_of_turn(st: State, seat: Any, i: int) -> RecordError:
                        source=src)
 
 
-def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, final: bool = False) -> int:
+def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, rec: Mapping[str, Any],
+                 final: bool = False) -> int:
     hands = stated.get("hands", [])
     while done < len(st.hand_results):
         if done >= len(hands):
@@ -447,7 +512,7 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, fi
         for k in RESULT_FIELDS:
             if k in want and want[k] != got.get(k):
                 _check_shape(st, k, want[k], got, done, index)
-                msg, src = _disagreement(st, k, want[k], got)
+                msg, src = _disagreement(st, k, want[k], got, rec, index)
                 raise RecordError(f"{msg} (hand {got['hand']}, ended at action {index})",
                                   path=f"results.hands.{done}.{k}", source=src)
         done += 1
@@ -482,10 +547,12 @@ def _entity(g: Game, e: int) -> str:
     return f"team {e} (seats {', '.join(map(str, team))})" if len(team) > 1 else f"seat {team[0]}"
 
 
-def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any]) -> tuple[str, Source | None]:
+def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any], rec: Mapping[str, Any], index: int
+                  ) -> tuple[str, Source | None]:
     """What a stated result field gets wrong, and the clause that decides it: the trick-winner
     clause for a trick's winner, the decision-table row that applies for a score, the match clause
-    for a running total, the contract's phase for trump and maker."""
+    for a running total, the clause by which the hand's contract was settled for trump and maker
+    (:func:`_contract_source`; the hand ended at action ``index`` of ``rec``)."""
     g = st.game
     have = got.get(k)
     if k == "trick_winners" and isinstance(want, list) and isinstance(have, list):
@@ -507,14 +574,35 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any]) -> tuple
     if k == "totals":
         return f"states totals {want} but the replay gives {have}", g.match.source
     if k in ("trump", "maker"):
-        return f"states {k} {want} but the replay gives {have}", \
-            next((ph.source for ph in g.phases if ph.settles_contract), g.match.rotation_source)
+        return f"states {k} {want} but the replay gives {have}", _contract_source(g, got["hand"], rec, index)
     if k == "dealer":
         return f"states {k} {want} but the replay gives {have}", g.match.rotation_source
     if k == "thrown_in":  # a hand is thrown in when everyone passes: the all-pass clause of the bidding
         return f"states {k} {want} but the replay gives {have}", _all_pass_source(g)
     ph = next((p for p in g.phases if k in p.result_fields(st)), None)
     return f"states {k} {want} but the replay gives {have}", ph.result_source(k) if ph is not None else None
+
+
+def _contract_source(g: Game, hand: int, rec: Mapping[str, Any], index: int) -> Source:
+    """The clause by which a hand's trump and maker were settled, the hand ending at action ``index``: the
+    record is played again up to that action (only when a stated trump or maker is wrong), and the last phase
+    that settles a contract and can tell (a ``contract_source(state)`` method: the calling round in which
+    trump was made, the auction's bid) says, from its state while the hand was still being played. Else the
+    first such phase's own clause."""
+    default = next((ph.source for ph in g.phases if ph.settles_contract), g.match.rotation_source)
+    if index < 0:
+        return default
+    st = _initial_state(g, rec)
+    for i, step in enumerate(itertools.islice(rec["actions"], index)):
+        _step_with_unseen(st, step["action"], i, {}, [])
+    if st.hand_no != hand:  # the action before ``index`` is not in that hand (a hand played with no action)
+        return default
+    for ph in reversed(g.phases):
+        how: Callable[[State], Source | None] | None = getattr(ph, "contract_source", None)
+        src = how(st) if how is not None and ph.settles_contract else None
+        if src is not None:
+            return src
+    return default
 
 
 def _all_pass_source(g: Game) -> Source | None:
@@ -560,8 +648,9 @@ def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, An
             yield f"{path}:{n}: ", exc
             text = ""
         parsed = _try_json(text) if text else _NOT_JSON
-        if parsed is _NOT_JSON and text.lstrip()[:1] in ("{", "["):
-            # The first line does not parse alone: the file is one (pretty-printed) document.
+        if parsed is _NOT_JSON and text.lstrip()[:1] in ("{", "[") and not _whole_json(text):
+            # The first line does not parse alone: the file is one (pretty-printed) document. (A line that
+            # is whole JSON but refused, a key given twice, is a record of its own: its error names the line.)
             try:
                 whole: Any = _single(fh, path)
             except RecordError as exc:
@@ -664,6 +753,15 @@ def _lines(fh: Any, path: Path) -> Iterator[tuple[int, bytes]]:
 
 
 _NOT_JSON = object()
+
+
+def _whole_json(text: str) -> bool:
+    """Whether ``text`` is one JSON value, read leniently (a key given twice is allowed here)."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _try_json(text: str) -> Any:

@@ -364,6 +364,29 @@ class Auction(CheckingDoer):
         cs = self._s(st)
         return (cs.bidder, cs.high, cs.suit) if cs.bidder >= 0 else None
 
+    def contract_source(self, st: State) -> Source | None:
+        """The clause by which the maker and trump were settled this hand, read while the hand is played (an
+        audit cites it for a wrong ``maker`` or ``trump``); None when the auction was not played (an earlier
+        phase fixed trump). Nobody bid, or the dealer's bid was forced and stands: the all-pass clause. Else the
+        standing bid: with ``suit_in_bid`` its clause (the bid names the trump suit), else the clause by which the
+        auction ends and its highest bidder names trump (``end_source``)."""
+        cs = self._s(st)
+        if cs.turns == 0 and cs.bidder < 0:
+            return None
+        if cs.bidder < 0 or self._forced_bid_stands(st, cs):
+            return self.all_pass_source
+        return self.source if self.suit_in_bid else self.end_source
+
+    def _forced_bid_stands(self, st: State, cs: AuctionState) -> bool:
+        """Whether the contract is the dealer's forced bid: the only bid of the hand's auction, made on the
+        dealer's last turn after everyone passed (read from the hand's history)."""
+        if self.all_pass != "dealer_must_bid" or cs.bidder != st.dealer:
+            return False
+        codec = self.codec
+        turns = [a for _, a, ph in st.history[st.hand_start:] if ph == self.index]
+        bids = [k for k, a in enumerate(turns) if codec.kind(a) not in ("pass", "name", "name_low")]
+        return bids == [self.rounds * self._players(st) - 1 if self.rounds else self._players(st) - 1]
+
     def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         cs = self._s(st)
         st.contract.add_facts(seats, into)

@@ -324,6 +324,23 @@ class TurnUpTrump(Component):
             return self.round_sources[self._s(st).round]
         return self.order_source or self.source
 
+    def contract_source(self, st: State) -> Source | None:
+        """The clause by which trump and the maker were settled this hand, read while the hand is played (an
+        audit cites it for a wrong ``trump`` or ``maker``): the round in which trump was made (its own clause:
+        ordering up in the first round, naming a suit in the second); the all-pass clause when the dealer,
+        everyone else having passed the last round, was forced to name, when the all-pass rule fixed trump
+        with no maker, or when nobody made it (the hand thrown in); ``auto_trump``'s clause when the first
+        turned card fixed it at once."""
+        cs = self._s(st)
+        c = st.contract
+        if c.maker < 0:
+            if self.auto_source is not None and cs.round == 0 and cs.passes == 0 and c.trump in self.auto_suits:
+                return self.auto_source
+            return self.all_pass_source
+        if self.all_pass == "dealer_must_name" and cs.round == len(self.rounds) - 1 and c.maker == st.dealer:
+            return self.all_pass_source  # the dealer speaks last: everyone else passed, and the dealer may not
+        return self.round_sources[cs.round]
+
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         k = self.codec.kind(a)
         r = self._s(st).round
