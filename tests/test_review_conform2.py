@@ -296,3 +296,17 @@ def test_without_a_start_the_other_key_is_named(tmp_path: Path) -> None:
     err = _refused(_spec_copy(tmp_path, "bid-euchre", _set("match.end.floor", 0)), "match.end.floor",
                    r"match.start 0 is at or below match.end.floor 0")
     assert "option" not in str(err)  # neither value comes from an option
+
+
+def test_the_report_counts_hands_and_leaves_out_an_empty_source_list() -> None:
+    """"0 hands run ()" read as a defect: the count is singular for one hand, and with no hands there is no
+    empty parenthesis."""
+    from cardspec.conform.report import Report
+
+    def line(n: int, sources: dict[str, int]) -> str:
+        r = Report("euchre", {}, {}, 1, "x:y", n, n, [], sources, [])
+        return r.text().splitlines()[1]
+
+    assert line(0, {}) == "  0 hands run; 0 agree, 0 disagree"
+    assert line(1, {"seeded": 1}) == "  1 hand run (1 seeded); 1 agree, 0 disagree"
+    assert line(3, {"seeded": 3}).startswith("  3 hands run (3 seeded);")

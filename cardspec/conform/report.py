@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.audit import counted
 from ..engine.errors import Source
 from ..engine.options import key_of
 
@@ -135,7 +136,8 @@ class Report:
         made = ", ".join(f"{n} {k}" for k, n in self.sources.items())
         what = f"{self.system} (spec file {self.spec_file})" if self.spec_file is not None else self.system
         lines = [f"conform {what} ({opts}) against {self.adapter}, seed {self.seed}",
-                 f"  {self.hands_run} hands run ({made}); {self.hands_agreeing} agree, "
+                 f"  {counted(self.hands_run, 'hand')} run" + (f" ({made})" if made else "")
+                 + f"; {self.hands_agreeing} agree, "
                  f"{len(self.disagreements)} disagree" + (f", {len(self.skipped)} skipped" if self.skipped else "")]
         if self.ok:
             lines.append("  every hand agrees")
