@@ -585,10 +585,10 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any], rec: Map
 
 def _contract_source(g: Game, hand: int, rec: Mapping[str, Any], index: int) -> Source:
     """The clause by which a hand's trump and maker were settled, the hand ending at action ``index``: the
-    record is played again up to that action (only when a stated trump or maker is wrong), and the last phase
-    that settles a contract and can tell (a ``contract_source(state)`` method: the calling round in which
-    trump was made, the auction's bid) says, from its state while the hand was still being played. Else the
-    first such phase's own clause."""
+    record is played again up to that action (only when a stated trump or maker is wrong), and the first phase
+    that settled the contract says (``Component.contract_source``: the up card that fixed trump, the calling
+    round in which trump was made, the auction's bid), from its state while the hand was still being played.
+    Else the first such phase's own clause."""
     default = next((ph.source for ph in g.phases if ph.settles_contract), g.match.rotation_source)
     if index < 0:
         return default
@@ -597,9 +597,8 @@ def _contract_source(g: Game, hand: int, rec: Mapping[str, Any], index: int) -> 
         _step_with_unseen(st, step["action"], i, {}, [])
     if st.hand_no != hand:  # the action before ``index`` is not in that hand (a hand played with no action)
         return default
-    for ph in reversed(g.phases):
-        how: Callable[[State], Source | None] | None = getattr(ph, "contract_source", None)
-        src = how(st) if how is not None and ph.settles_contract else None
+    for ph in g.phases:  # the first that settled them (an up card's auto_trump before the auction's bid)
+        src = ph.contract_source(st) if ph.settles_contract else None
         if src is not None:
             return src
     return default

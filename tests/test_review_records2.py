@@ -299,3 +299,26 @@ def test_a_pretty_printed_document_with_a_duplicate_key_is_still_one_document(tm
     verdicts = list(audit_file(path))
     assert len(verdicts) == 1 and verdicts[0].verdict == "malformed"
     assert verdicts[0].error is not None and "duplicate key 'seed'" in str(verdicts[0].error)
+
+
+# --- up_card's auto_trump: dirty-clubs ----------------------------------------------------------------------
+def test_dirty_clubs_trump_fixed_by_a_turned_club_cites_auto_trump() -> None:
+    """"If the turned up card is a club, then clubs are automatically trump.": a hand whose turned card is a
+    club states a wrong trump; the audit cites that clause (the auction's bid did not settle the suit)."""
+    from cardspec.engine.bulk import play_stepped
+
+    g = Game.from_system("dirty-clubs")
+    pile = next(ph.pile for ph in g.phases if ph.kind == "up_card")  # type: ignore[attr-defined]
+    for seed in range(100):
+        up = g.new_initial_state(seed).piles[pile][-1]  # the card the up_card phase turns
+        if g.deck.names[up].endswith("C"):
+            break
+    else:
+        raise AssertionError("no turned club in 100 seeds")
+    st, _ = play_stepped(g, seed, "random", hand_limit=1)
+    rec = record_of(st)
+    assert rec["results"]["hands"][0]["trump"] == "C"
+    replay(copy.deepcopy(rec))
+    err = refused(rec, 0, "trump", "D")
+    assert err.source is not None
+    assert err.source.quote == "If the turned up card is a club, then clubs are automatically trump."

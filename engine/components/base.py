@@ -162,6 +162,12 @@ class Component:
         """The clause that decides one of this component's result fields (an audit cites it)."""
         return self.source
 
+    def contract_source(self, st: State) -> Source | None:
+        """For a phase that settles the contract (``settles_contract``): the clause by which this hand's trump
+        and maker were settled, read while the hand is played (an audit cites it for a wrong ``trump`` or
+        ``maker``); None when this phase did not settle them."""
+        return None
+
     def turn_source(self, st: State) -> Source | None:
         """The clause that says whose turn it is now (an audit cites it for a seat acting out of
         turn); None when no clause of the text says so and the spec's own choice decides."""

@@ -108,6 +108,11 @@ class UpCard(Component):
     def legal(self, st: State) -> list[Action]:
         return []
 
+    def contract_source(self, st: State) -> Source | None:
+        """``auto_trump``'s clause when the turned card fixed trump this hand; else None (a later phase did)."""
+        up = self._s(st).up
+        return self.auto_source if up >= 0 and st.game.deck.suit_of[up] in self.auto_suits else None
+
     def apply(self, st: State, a: Action) -> None:
         raise IllegalActionError(st.game.action_name(a), "turning up a card takes no action", self.source)
 
