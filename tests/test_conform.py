@@ -32,8 +32,8 @@ from cardspec.engine.spec import available, load
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve()
 OPENSPIEL = ROOT / "examples" / "openspiel_adapter.py"
-DISCARD_CLAUSE = ("the dealer would then get that card as part of their hand, and they must choose one card in "
-                  "their hand to discard")
+DISCARD_CLAUSE = ("That suit would then be trump for the round, and the dealer would then get that card as part "
+                  "of their hand, and they must choose one card in their hand to discard")
 FOLLOW_CLAUSE = "You must play/follow the same suit that was lead if you have that suit."
 WINNER_CLAUSE = "The person laying the winning card (based on that card hierarchy above) takes the cards"
 TEXT_RULES = {"farmers_hand": "off"}

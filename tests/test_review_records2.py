@@ -26,8 +26,8 @@ from cardspec.engine.state import State
 ROOT = Path(__file__).resolve().parents[1]
 
 # spec/euchre.yaml, phase 'calling'
-EUCHRE_ROUND_1 = ("the dealer would then get that card as part of their hand, and they must choose one card in "
-                  "their hand to discard")
+EUCHRE_ROUND_1 = ("That suit would then be trump for the round, and the dealer would then get that card as part "
+                  "of their hand, and they must choose one card in their hand to discard")
 EUCHRE_ROUND_2 = "who may simply choose a suit except the suit that was just flipped over to be trump"
 EUCHRE_ALL_PASS = "If everyone passes the second time, the dealer may not pass, but must choose a trump suit"
 # spec/bid-euchre.yaml, phase 'bidding'
