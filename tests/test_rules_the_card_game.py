@@ -480,7 +480,7 @@ def test_countdown_with_a_target_above_zero_and_bad_clauses() -> None:
     st.counters = [6, 5, 9]
     g.match.after_hand(st, [0, 0, 0])
     assert st.winners == (1,)
-    with pytest.raises(SpecError, match="must lie below match.start"):
+    with pytest.raises(SpecError, match=r"must lie below match\.start"):
         _with_match({"kind": "countdown", "target": 30}, start=25)
     eu = Game.from_system("euchre")
     with pytest.raises(SpecError, match="rounds"):
