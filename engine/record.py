@@ -412,10 +412,11 @@ def _check_integers(rec: Mapping[str, Any]) -> None:
         else:
             at = _float_at(v)
             if at is not None:
+                path = at[::-1]  # outermost first (a slice: the compiled build cannot loop over reversed() of Any)
                 x: Any = v
-                for part in reversed(at):
+                for part in path:
                     x = x[part]
-                _not_integer(x, ".".join(map(str, [k, *reversed(at)])))
+                _not_integer(x, ".".join(map(str, [k, *path])))
 
 
 def _float_at(x: Any) -> list[Any] | None:
