@@ -28,8 +28,9 @@ GAME_TO_10 = "The game goes until a team scores 10 points."
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "one-hand-euchre.jsonl"
 
 
-def one_hand(seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A one-hand record of a seeded random hand: explicit deal, no seed, results stated."""
+def one_hand(seed: int, options: dict[str, Any] | None = None, scope: str | None = "hand") -> dict[str, Any]:
+    """A one-hand record of a seeded random hand: explicit deal, no seed, results stated (with ``scope=None``,
+    no ``scope`` key: a record that stops after its one hand without saying so)."""
     g = Game.from_system("euchre", options)
     st = g.new_initial_state(seed)
     deal = deal_of(st)
@@ -37,7 +38,9 @@ def one_hand(seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]
     while not st.hand_results:
         st.apply(rng.choice(st.legal_actions()))
     rec = record_of(st)
-    rec.update(seed=None, deals=[deal], scope="hand")
+    rec.update(seed=None, deals=[deal], scope=scope)
+    if scope is None:
+        del rec["scope"]
     rec["results"]["winners"] = None
     for r in rec["results"]["hands"]:
         r.pop("facts", None)

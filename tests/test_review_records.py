@@ -7,7 +7,6 @@ Expected values come from the Euchre text (004): "The game goes until a team sco
 from __future__ import annotations
 
 import json
-import random
 import re
 import sys
 from collections.abc import Iterator
@@ -15,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_partial_records import one_hand
 
 from cardspec.cli import main
 from cardspec.conform import ConformError, conform, load_factory
 from cardspec.engine.audit import Verdict, audit, audit_file
 from cardspec.engine.errors import RecordError
 from cardspec.engine.game import Game
-from cardspec.engine.record import deal_of, record_of
 from cardspec.engine.spec import available
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,26 +30,6 @@ GAME_TO_10 = "The game goes until a team scores 10 points."
 ROTATION = "The person to the left of the dealer is now the new dealer"
 
 
-def one_hand(seed: int = 5, scope: str | None = "hand") -> dict[str, Any]:
-    """A one-hand euchre record of a seeded random hand: explicit deal, no seed, results stated."""
-    g = Game.from_system("euchre")
-    st = g.new_initial_state(seed)
-    deal = deal_of(st)
-    rng = random.Random(seed)
-    while not st.hand_results:
-        st.apply(rng.choice(st.legal_actions()))
-    rec = record_of(st)
-    rec.update(seed=None, deals=[deal])
-    if scope is not None:
-        rec["scope"] = scope
-    else:
-        rec.pop("scope", None)
-    rec["results"]["winners"] = None
-    for r in rec["results"]["hands"]:
-        r.pop("facts", None)
-    return rec
-
-
 def _judge(rec: dict[str, Any]) -> Verdict:
     return audit("t: ", rec)
 
@@ -58,7 +37,7 @@ def _judge(rec: dict[str, Any]) -> Verdict:
 # --- 1. a start from which no hand can be played -----------------------------------------------------
 @pytest.mark.parametrize("totals", [[15, 0], [12, 11], [10, 3]])
 def test_a_start_past_the_target_is_malformed(totals: list[int]) -> None:
-    rec = one_hand(scope=None)
+    rec = one_hand(5, scope=None)
     rec["start"] = {"hand": 3, "dealer": rec["deals"][0]["dealer"], "totals": totals, "extra_hand": False}
     v = _judge(rec)
     assert v.verdict == "malformed", v.line()
@@ -68,7 +47,7 @@ def test_a_start_past_the_target_is_malformed(totals: list[int]) -> None:
 
 
 def test_a_start_below_the_target_still_plays() -> None:
-    rec = one_hand(scope=None)
+    rec = one_hand(5, scope=None)
     gained = rec["results"]["hands"][0]["scores"]
     rec["start"] = {"hand": 3, "dealer": rec["deals"][0]["dealer"], "totals": [9, 9]}
     rec["results"]["hands"][0].update(hand=3, totals=[9 + gained[0], 9 + gained[1]])
@@ -79,7 +58,7 @@ def test_a_start_below_the_target_still_plays() -> None:
 
 def test_negative_start_totals_are_left_when_the_spec_declares_no_bound() -> None:
     """Euchre declares no floor and no per-hand minimum: a negative total is not refused."""
-    rec = one_hand(scope=None)
+    rec = one_hand(5, scope=None)
     rec["start"] = {"hand": 3, "dealer": rec["deals"][0]["dealer"], "totals": [-5, 0]}
     del rec["results"]
     v = _judge(rec)
@@ -117,7 +96,7 @@ def test_the_match_end_test_judges_every_start(system: str, options: dict[str, A
 
 
 def test_the_cli_refuses_a_start_that_is_over_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    rec = one_hand(scope=None)
+    rec = one_hand(5, scope=None)
     rec["start"] = {"hand": 3, "dealer": rec["deals"][0]["dealer"], "totals": [15, 0]}
     f = tmp_path / "over.json"
     f.write_text(json.dumps(rec), encoding="utf-8")
@@ -128,7 +107,7 @@ def test_the_cli_refuses_a_start_that_is_over_with_exit_2(tmp_path: Path, capsys
 
 # --- 4. what a wrong result cites --------------------------------------------------------------------
 def test_scores_of_the_wrong_length_are_malformed_without_a_clause() -> None:
-    rec = one_hand()
+    rec = one_hand(5)
     rec["results"]["hands"][0]["scores"] = [*rec["results"]["hands"][0]["scores"], 0]
     v = _judge(rec)
     assert v.verdict == "malformed", v.line()
@@ -137,7 +116,7 @@ def test_scores_of_the_wrong_length_are_malformed_without_a_clause() -> None:
 
 
 def test_totals_of_the_wrong_length_are_malformed() -> None:
-    rec = one_hand()
+    rec = one_hand(5)
     rec["results"]["hands"][0]["totals"] = [0]
     v = _judge(rec)
     assert v.verdict == "malformed" and v.error is not None, v.line()
@@ -145,7 +124,7 @@ def test_totals_of_the_wrong_length_are_malformed() -> None:
 
 
 def test_a_wrong_score_cites_the_scoring_row() -> None:
-    rec = one_hand()
+    rec = one_hand(5)
     scores = rec["results"]["hands"][0]["scores"]
     rec["results"]["hands"][0]["scores"] = [s + 1 for s in scores]
     v = _judge(rec)
@@ -159,7 +138,7 @@ def test_a_wrong_score_cites_the_scoring_row() -> None:
 
 @pytest.mark.parametrize("start", [None, 7])
 def test_a_wrong_hand_number_is_rejected_without_the_rotation_clause(start: int | None) -> None:
-    rec = one_hand()
+    rec = one_hand(5)
     if start is not None:
         gained = rec["results"]["hands"][0]["scores"]
         rec["start"] = {"hand": start, "dealer": rec["deals"][0]["dealer"], "totals": [0, 0]}
@@ -173,7 +152,7 @@ def test_a_wrong_hand_number_is_rejected_without_the_rotation_clause(start: int 
 
 
 def test_a_wrong_dealer_still_cites_the_rotation_clause() -> None:
-    rec = one_hand()
+    rec = one_hand(5)
     rec["results"]["hands"][0]["dealer"] = (rec["results"]["hands"][0]["dealer"] + 1) % 4
     v = _judge(rec)
     assert v.verdict == "rejected" and v.error is not None, v.line()
@@ -346,7 +325,7 @@ def test_a_relative_system_path_is_read_from_the_current_directory(tmp_path: Pat
     folder = tmp_path / "recs"
     folder.mkdir()
     _euchre_copy(folder, "my-euchre")
-    rec = one_hand()
+    rec = one_hand(5)
     rec["system"] = "my-euchre-copy.yaml"
     f = folder / "rel.json"
     f.write_text(json.dumps(rec), encoding="utf-8")
