@@ -35,7 +35,12 @@ def entry_anchor(entry_id: str, house_rule: bool) -> str:
 
 
 def _src(d: Any) -> str:
-    return f'{d["doc"]}: “{d["quote"]}”'
+    return f'{d["doc"]}: {_quote(d)}'
+
+
+def _quote(d: Any) -> str:
+    """A citation's quote, and the register entry that decides the clause, if one does."""
+    return f'“{d["quote"]}”' + (f" (as register entry `{d['register']}` decides)" if d.get("register") else "")
 
 
 def _value(v: Any) -> str:
@@ -107,7 +112,7 @@ def _zones(items: list[Any]) -> list[str]:
             vis = _value(x["visibility"]) + (f" {x['top']}" if "top" in x else "") + \
                 (f", shows {', '.join(x['shows_ranks'])}" if "shows_ranks" in x else "")
             out.append(f"| `{x['id']}`{label} | {x['owner']} | {x['order']} | {vis} | {x.get('description', '')} | "
-                       f"“{x['source']['quote']}” |")
+                       f"{_quote(x['source'])} |")
     out.append("")
     return out
 
@@ -123,7 +128,7 @@ def _table(t: dict[str, Any]) -> list[str]:
         then = r["then"]
         if isinstance(then, dict) and "per" in then:
             then = " + ".join([str(then.get("add", 0))] + [f"{c}×{f}" for f, c in then["per"].items()])
-        cells += [_value(then), f"“{r['source']['quote']}”"]
+        cells += [_value(then), _quote(r["source"])]
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
     return out

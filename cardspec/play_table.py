@@ -255,7 +255,7 @@ def why_rows(game: Game, facts: Mapping[str, Any]) -> list[str]:
     out = []
     for u in game.scoring.explain(dict(facts)):
         shown = ", ".join(_fact(f, v) for f, v in u.facts.items())
-        quote = f" — “{u.source.quote}”" if u.source is not None else ""
+        quote = f" — “{u.source.quote}”{u.source.decided()}" if u.source is not None else ""
         out.append(f"{u.table} row {u.row} ({shown}) gives {u.points}{quote}")
     return out
 
@@ -314,7 +314,7 @@ def score_lines(game: Game, result: Mapping[str, Any]) -> list[str]:
         parts = []
         for u in game.scoring.explain(f):
             shown = ", ".join(f"{n} {v}" for n, v in u.facts.items())
-            quote = f" — “{u.source.quote}”" if u.source is not None else ""
+            quote = f" — “{u.source.quote}”{u.source.decided()}" if u.source is not None else ""
             parts.append(f"{u.points} from {u.table} ({shown}){quote}")
         out.append(f"   {name}: {result['scores'][e]}: " + "; ".join(parts))
     return out

@@ -54,7 +54,7 @@ class Verdict:
     def clause(self) -> str | None:
         """The clause a rejection cites, as ``doc: “quote”``."""
         src = self.error.source if self.error is not None else None
-        return f"{src.doc}: “{src.quote}”" if src is not None else None
+        return f"{src.doc}: “{src.quote}”{src.decided()}" if src is not None else None
 
     def line(self) -> str:
         """One line of text for the terminal."""
@@ -78,7 +78,7 @@ class Verdict:
         if self.error is not None:
             e = self.error
             out["error"] = {"message": str(e), "index": e.index, "path": e.path or None,
-                            "clause": {"doc": e.source.doc, "quote": e.source.quote} if e.source else None}
+                            "clause": e.source.as_json() if e.source else None}
         if self.state is not None:
             out["record"] = self.record
         return out

@@ -23,13 +23,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .loader import spec_dir
-from .spec import Spec
+from .spec import Spec, citations
 
 INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 """Characters a verbatim quote never needs: soft hyphen, zero-width and joiner characters, marks and
@@ -48,19 +46,6 @@ class CitationProblem:
     def __str__(self) -> str:
         at = f":{self.line}" if self.line else ""
         return f"{self.file}{at}: {self.key}: {self.message}"
-
-
-def citations(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
-    """Every ``{doc, quote}`` mapping in a spec's data, with its key path."""
-    if isinstance(node, dict):
-        if set(node) == {"doc", "quote"}:
-            yield path, node
-            return
-        for k, v in node.items():
-            yield from citations(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from citations(v, (*path, i))
 
 
 def _norm(text: str) -> str:

@@ -21,18 +21,38 @@ class CardspecError(Exception):
 
 @dataclass(frozen=True)
 class Source:
-    """A clause's citation: a document in ../shared/sources and a verbatim quote."""
+    """A clause's citation: a document in ../shared/sources and a verbatim quote; and, for a clause that a
+    register entry decides (a house rule, or a reading where the text is silent), that entry's id: the
+    quote is then the text the clause departs from or fills in."""
 
     doc: str
     quote: str
+    register: str | None = None
 
     def short(self) -> str:
         """One-line form, e.g. ``004_x.txt: "Thus 24 cards"``.
 
         >>> Source("a.txt", "Thus 24 cards").short()
         'a.txt: "Thus 24 cards"'
+        >>> print(Source("a.txt", "Red 3: -500 points", "red-threes").short())
+        a.txt: "Red 3: -500 points" (as register entry 'red-threes' decides)
         """
-        return f'{self.doc}: "{self.quote}"'
+        return f'{self.doc}: "{self.quote}"{self.decided()}'
+
+    def as_json(self) -> dict[str, str]:
+        """The citation as JSON data: ``doc``, ``quote``, and ``register`` when a register entry decides it.
+
+        >>> Source("a.txt", "Thus 24 cards").as_json()
+        {'doc': 'a.txt', 'quote': 'Thus 24 cards'}
+        """
+        out = {"doc": self.doc, "quote": self.quote}
+        if self.register:
+            out["register"] = self.register
+        return out
+
+    def decided(self) -> str:
+        """`` (as register entry 'x' decides)`` for a clause a register entry decides, else nothing."""
+        return f" (as register entry '{self.register}' decides)" if self.register else ""
 
 
 class CardNameError(KeyError):

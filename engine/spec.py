@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -281,6 +282,12 @@ class Spec:
                 raise SpecError(f"ambiguity '{a.id}': decision '{a.decision}' differs from the default "
                                 f"'{key_of(d.default)}' of option '{a.option}'", self.file, line, key)
         self._check_option_maps(self.data, ())
+        ids = {a.id for a in self.ambiguities}
+        for path, src in citations(self.data):
+            if "register" in src and src["register"] not in ids:
+                raise SpecError(f"the citation names register entry '{src['register']}', which is no entry of "
+                                "this spec's ambiguities", self.file, self.loaded.line_of(path),
+                                ".".join(map(str, (*path, "register"))))
         for i, (combo, _n) in enumerate(self.check_sets):
             key = f"check.option_sets.{i}"
             line = self.loaded.line_of(("check", "option_sets", i))
@@ -292,6 +299,24 @@ class Spec:
                     decls[k].check(v)
                 except OptionError as exc:
                     raise SpecError(f"check: option set {i + 1}: {exc}", self.file, line, key) from None
+
+
+def citations(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
+    """Every citation in a spec's data (a mapping of ``doc`` and ``quote``, and maybe ``register``), with its
+    key path.
+
+    >>> [p for p, _ in citations({"a": [{"doc": "x.txt", "quote": "abc", "register": "r"}], "b": 1})]
+    [('a', 0)]
+    """
+    if isinstance(node, dict):
+        if {"doc", "quote"} <= set(node) <= {"doc", "quote", "register"}:
+            yield path, node
+            return
+        for k, v in node.items():
+            yield from citations(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from citations(v, (*path, i))
 
 
 REGISTRY_PREFIX = "_"

@@ -179,4 +179,4 @@ def _count(items: Any) -> dict[str, int]:
 
 
 def _source_json(s: Source | None) -> dict[str, str] | None:
-    return {"doc": s.doc, "quote": s.quote} if s is not None else None
+    return s.as_json() if s is not None else None
