@@ -18,6 +18,7 @@ import gzip
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any, Protocol
 
 from .engine.bulk import play_bulk, play_stepped
@@ -51,7 +52,11 @@ def match_error(game: Game, seed: int, exc: CardspecError) -> CardspecError:
     options: defaults)``."""
     file = game.spec.file
     text = str(exc)
-    where = text if file and text.startswith(file) else f"{file or game.id}: {text}"
+    named = getattr(exc, "file", "")  # the file that wrote the clause: with ``extends:``, maybe a parent file
+    if named and named != file and file and text.startswith(named):
+        where = f"{text} (inherited from {Path(named).name}, which {Path(file).name} extends)"
+    else:
+        where = text if file and text.startswith(file) else f"{file or game.id}: {text}"
     opts = chosen_options(game.spec.option_decls, game.options) or "defaults"
     return CardspecError(f"{where} (in the match of seed {seed}, options: {opts})")
 

@@ -14,6 +14,7 @@ scoring tables and the match rules. No rule system has code of its own.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from . import spec as spec_mod
@@ -24,7 +25,7 @@ from .components.base import Component
 from .components.deal import DealRules
 from .errors import Source, SpecError
 from .handvalue import HandValue
-from .loader import spec_schema, validate
+from .loader import key_path, spec_schema, validate
 from .match import MatchRules
 from .options import complete, resolve
 from .ranking import Ranking, TrickTables
@@ -57,6 +58,18 @@ def chosen_options(decls: Mapping[str, Any], options: Mapping[str, Any]) -> str:
                      for n, v in options.items() if v != decls[n].default)
 
 
+def _under_options(spec: spec_mod.Spec, chosen: str, exc: SpecError) -> SpecError:
+    """``exc``, raised building the rules under the options ``chosen``, naming them, and the file and line that
+    wrote its key: with ``extends:``, an inherited key's parent file (as a load-time error names it)."""
+    file, line = exc.file or spec.file, exc.line
+    if exc.key and exc.key != "<top>" and file == spec.file:
+        file, line = spec.loaded.locate(key_path(exc.key))
+        if file != spec.file:
+            return SpecError(f"with options {chosen}: {exc.detail} (inherited from {Path(file).name}, which "
+                             f"{Path(spec.file).name} extends)", file, line, exc.key)
+    return SpecError(f"with options {chosen}: {exc.detail}", file, line, exc.key)
+
+
 class Game:
     """Frozen rules: a spec plus a complete set of option values."""
 
@@ -78,13 +91,13 @@ class Game:
             try:
                 validate(rules, spec_schema(), spec.loaded, spec.file)
             except SpecError as exc:
-                raise SpecError(f"with options {chosen}: {exc.detail}", spec.file, exc.line, exc.key) from None
+                raise _under_options(spec, chosen, exc) from None
         try:
             self._build(spec, rules)
         except SpecError as exc:  # a clause the options bent (players=3 with partners opposite) names them
             if not chosen:
                 raise
-            raise SpecError(f"with options {chosen}: {exc.detail}", exc.file, exc.line, exc.key) from None
+            raise _under_options(spec, chosen, exc) from None
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise SpecError(f"with options {chosen or 'the defaults'}: cannot build the rules "
                             f"({type(exc).__name__}: {exc})", spec.file) from None

@@ -191,10 +191,10 @@ class Scoring:
         open_ended = any(p.declared is None for p in parts)
         undeclared: list[str] = []
         tables = []
-        lines = game.spec.loaded.lines  # the line of a table the spec file itself holds (not an extended parent)
         for i, t in enumerate(d["tables"]):
-            table = DecisionTable.build(t, t.get("hit", "unique"), file, f"scoring.tables.{i}",
-                                        lines.get(("scoring", "tables", i)))
+            # the file and line that wrote the table: with ``extends:``, an inherited table's parent file
+            where, line = game.spec.loaded.locate(("scoring", "tables", i))
+            table = DecisionTable.build(t, t.get("hit", "unique"), where, f"scoring.tables.{i}", line)
             for inp in table.inputs:
                 if inp.name not in facts:
                     if inp.name in computed or open_ended:

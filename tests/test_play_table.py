@@ -408,3 +408,15 @@ def test_riding_the_bus_shows_every_hand_laid_out_at_the_end_of_a_round() -> Non
     _, _, lines, _ = hand_over(g, r, 0)
     for s, h in enumerate(shown):
         assert any(" ".join(h) in line for line in lines), (s, h)
+
+
+def test_a_take_of_more_cards_than_the_zone_shows_names_the_shown_one_and_says_others_went() -> None:
+    """With a discard pile that shows only its top card, a take of three names that card and says that cards
+    not shown went too, rather than claiming the top card was all it took."""
+    from cardspec.play_table import taken_text
+    before = {"hand_sizes": [3, 3], "zones": {"discard": {"count": 5, "cards_top_first": ["7C"]}}}
+    after = {"hand_sizes": [3, 6], "zones": {"discard": {"count": 2, "cards_top_first": ["2H"]}}}
+    assert taken_text(before, after, 1) == "takes 7C and cards not shown from the discard"
+    whole = {"hand_sizes": [3, 4], "zones": {"discard": {"count": 0, "cards_top_first": []}}}
+    one = {"hand_sizes": [3, 3], "zones": {"discard": {"count": 1, "cards_top_first": ["7C"]}}}
+    assert taken_text(one, whole, 1) == "takes 7C from the discard"  # all it held was shown: nothing else to say

@@ -106,6 +106,10 @@ class Component:
     hosts_guests = False
     """Whether this component offers guests' actions on its turns (``Game`` links guests to hosts)."""
 
+    def host_round_count(self) -> int:
+        """How many rounds a host's turns come in (a guest names them from 0); 1 unless the host has rounds."""
+        return 1
+
     def bind_host(self, host: Component) -> None:
         """Called by ``Game`` when it links this guest to its host; a guest checks the host suits it."""
         raise SpecError(f"'{self.kind}' cannot be offered on another phase's turns", self.file,

@@ -66,6 +66,14 @@ class DealRules:
         need = players * d["hand_size"] + sum(p.count for p in piles if p.count >= 0)
         if need > deck.size or (rests == 0 and need != deck.size):
             raise SpecError(f"the deal uses {need} cards but the deck has {deck.size}", file, key="deal")
+        size, packets, dealt = d["hand_size"], d["packets"], 0
+        for i in range(size):  # the packets in turn make up the hand exactly; only a first packet of the whole
+            if dealt >= size:  # hand or more is cut (the-card-game's whole_hand: [13] for hands of 3 to 13)
+                break
+            dealt += packets[i % len(packets)]
+        if dealt != size and packets[0] < size:
+            raise SpecError(f"the packets {list(packets)}, dealt in turn, make {dealt} cards, not the hand size {size}"
+                            ": the last packet would be cut short", file, key="deal.packets")
         return DealRules(d["hand_size"], tuple(d["packets"]), piles, Source(**d["source"]))
 
     def pile_sizes(self, deck_size: int, seats: int) -> dict[str, int]:

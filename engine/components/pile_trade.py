@@ -91,7 +91,13 @@ class PileTrade(Component):
         return TradeState()
 
     def bind_host(self, host: Component) -> None:
-        """Any host will do: the trade needs only the host's turns and rounds."""
+        """Any host will do: the trade needs only the host's turns and rounds; ``host_rounds`` names rounds the
+        host has."""
+        n = host.host_round_count()
+        stray = sorted(r for r in self.host_rounds if not 0 <= r < n)
+        if stray:
+            raise SpecError(f"host_rounds names rounds {stray}, but phase '{self.host}' has {n} (numbered from 0)",
+                            self.file, key=f"{self.key}.host_rounds")
 
     def bind(self, game: Game) -> None:
         super().bind(game)

@@ -129,6 +129,9 @@ class TurnUpTrump(Component):
         self._last_up: int = max((t for t, acc in zip(self._turn_ups, self._accepts, strict=True) if acc), default=-1)
         self._fixed_up: int = self._last_up + 1
 
+    def host_round_count(self) -> int:
+        return len(self.rounds)
+
     def zone_ids(self) -> list[str]:
         return ["hand", self.pile]
 
