@@ -253,7 +253,7 @@ def test_dealer_picks_up_the_turned_card_and_discards() -> None:
 
 def test_pass_moves_to_the_next_player() -> None:
     """"If the first player does not want that suit to be trump, they would pass, and then
-    we move to the next player (the dealer's partner)" """
+    we move to the next player (the dealer’s partner)" """
     _g, st = new_state(DEAL_THREE)
     st.apply_name("pass")
     assert st.current_player() == 2

@@ -43,7 +43,7 @@ def new_state(hands: Sequence[Sequence[str]], stock_top: Sequence[str] = (),
 
 
 # The knock tests knock on the round's first turn, which the register's first-turn-knock
-# decision allows ("On your turn, rather than picking up a card, you may knock"); they name the reading
+# decision allows ("On your turn, rather than picking up a card, you may “knock”"); they name the reading
 # explicitly, and both readings are pinned below.
 KNOCK_AT_ONCE = {"first_turn_knock": "allowed"}
 
@@ -415,7 +415,7 @@ def test_the_first_player_starts_by_picking_up_under_the_forbidden_reading() -> 
 
 
 def test_on_your_turn_you_may_knock_even_on_the_first_turn() -> None:
-    """"On your turn, rather than picking up a card, you may knock": the decided reading (allowed) offers the
+    """"On your turn, rather than picking up a card, you may “knock”": the decided reading (allowed) offers the
     knock on the round's very first turn too."""
     _g, st = new_state([N86_17, LOW_4, KQ5_20, AK7_21], stock_top=["2H", "3S"])
     assert st.current_player() == 1
