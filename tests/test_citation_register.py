@@ -79,3 +79,17 @@ def test_a_citation_naming_no_entry_is_a_spec_error_at_its_line(tmp_path: Path,
     assert e.line == line_of(path, "ranking.low_source")
     assert main(["check", str(path)]) == 2
     assert "low-no-trumps" in capsys.readouterr().err
+
+
+def test_a_lone_defenders_four_points_name_the_house_rule_not_the_two_point_sentence_alone() -> None:
+    """The text's only defence row gives 2 ("you win 3+: 2 points"); the 4 a lone defender scores is the
+    lone-defender house rule's, and the rows and the phase that allow it say so."""
+    spec = load("euchre")
+    assert next(a for a in spec.ambiguities if a.id == "lone-defender").house_rule
+    rows = spec.data["scoring"]["tables"][0]["rows"]
+    lone = [r for r in rows if r["when"].get("defend_alone") is True]
+    assert len(lone) == 2 and all(r["then"] == 4 and r["source"]["register"] == "lone-defender" for r in lone)
+    phase = next(p for p in spec.data["phases"] if p.get("id") == "defending_alone")
+    assert phase["source"]["register"] == "lone-defender"
+    plain = [r for r in rows if r["then"] == 2]
+    assert plain and all("register" not in r["source"] for r in plain)  # the text's own 2-point row
