@@ -353,7 +353,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def citation_problems(systems: Sequence[str], sources: str | None) -> dict[str, Any]:
     """Every citation of the systems checked against the source texts (``engine/citations.py``);
     printed to stderr as found. No sources folder given or found: reported as not checked."""
-    from .engine.citations import check_citations, citations, default_sources
+    from .engine.citations import check_citations, default_sources
+    from .engine.spec import citations
 
     folder = Path(sources) if sources else default_sources()
     if folder is None or not folder.is_dir():
