@@ -1,9 +1,9 @@
 """Bid Euchre's register entries from the clause-by-clause reading of source 004, each reading pinned.
 
 One test per reading of each entry added by that reading (``no-trump-bids``, ``lowest-bid``, both house
-rules), each named after the clause it reads, and one for the house-rule mark now carried by
-``sinking-scores``. Expected values come from the text and from each reading's own words in the register,
-never from engine output.
+rules; ``won-tricks-face-down``), each named after the clause it reads, and one for the house-rule mark now
+carried by ``sinking-scores``. Expected values come from the text and from each reading's own words in the
+register, never from engine output.
 
 Seats: dealer 0, so seat 1 bids first; partnerships [0, 2] (team 0) and [1, 3] (team 1).
 
@@ -343,3 +343,38 @@ def test_low_no_trump_ranking_is_modelled_by_the_verifier() -> None:
     model.trick_tables = broken.trick_tables  # type: ignore[method-assign]
     ok, witness = vr.engine_agrees(model)
     assert not ok and witness is not None and witness["trump"] == "low"
+
+
+# --- won-tricks-face-down: "takes the cards, and keeps then in front of them" ---------------------------
+def after_first_trick(option: str) -> State:
+    """Seat 1 bids 6 hearts and leads JH#1, the right bower, to trick 1 (JH#1, 9H#1, 9H#2, 10H#1): the
+    person laying the winning card, seat 1, takes the cards and leads the next trick."""
+    _, st = new_state({"won_tricks": option})
+    act(st, "bid 6 H", "pass", "pass", "pass")
+    assert trick(st, *PLAN[0][1]) == 1
+    assert st.current_player() == 1
+    return st
+
+
+def test_takes_the_cards_and_keeps_them_face_down_only_the_count_is_seen() -> None:
+    """won_tricks=face_down (the decision): to the taker (seat 1) and to every other seat alike, seat 1
+    holds the four cards of one trick and the others none; no card taken is shown, not even to the taker."""
+    st = after_first_trick("face_down")
+    for viewer in range(4):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == [0, 4, 0, 0], viewer
+        assert all("cards_top_first" not in w for w in won), viewer
+    a = entry("won-tricks-face-down")
+    assert a.option == "won_tricks" and set(a.readings) == {"face_down", "face_up"} and not a.house_rule
+    assert a.decision == "face_down" == str(load(SYSTEM).option_decls["won_tricks"].default)
+
+
+def test_takes_the_cards_and_keeps_them_face_up_every_card_taken_is_seen() -> None:
+    """won_tricks=face_up: every card taken stays in view of every seat, the taker's or not: JH#1, 9H#1,
+    9H#2 and 10H#1 lie before seat 1, nothing before the others."""
+    st = after_first_trick("face_up")
+    for viewer in range(4):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == [0, 4, 0, 0], viewer
+        assert sorted(won[1]["cards_top_first"]) == sorted(PLAN[0][1]), viewer
+        assert all(w["cards_top_first"] == [] for s, w in enumerate(won) if s != 1), viewer

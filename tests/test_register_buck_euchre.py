@@ -1,8 +1,8 @@
 """Buck Euchre's register entries from the clause-by-clause reading of source 003, each reading pinned.
 
-One test per reading of each entry added by that reading (``thomson-version``, ``dealer-discard``), each
-named after the clause it reads. Expected values come from the text and from each reading's own words in
-the register, never from engine output.
+One test per reading of each entry added by that reading (``thomson-version``, ``dealer-discard``,
+``won-tricks-face-down``), each named after the clause it reads. Expected values come from the text and
+from each reading's own words in the register, never from engine output.
 
 Seats: the dealer of the first hand is seat 0, so seat 1 is left of the dealer. Kitty lists are top card
 first; the top card is turned up.
@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import act
+from helpers import act, trick
 
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
@@ -146,3 +146,45 @@ def test_take_all_five_tricks_wins_the_game_only_against_someone() -> None:
     st = unopposed_maker("opposed_only")
     assert st.winners is None
     assert st.hand_results[0]["totals"][1] == 20
+
+
+# --- won-tricks-face-down: "The winner of a trick leads to the next." ----------------------------------
+# Deal S: seat 1 orders up 10H (hearts are trump), the dealer discards 9C; seats 2, 3 and 0 stay in.
+# Seat 1 leads JH, the right bower and top trump; seat 2 and seat 3 hold no heart (QS, AS), the dealer
+# must follow with 10H: "A trick is won by the best trump in it", so seat 1 takes JH, QS, AS, 10H.
+FIRST_TRICK = ["JH", "QS", "AS", "10H"]
+
+
+def after_first_trick(option: str) -> State:
+    st = new_state([DEAL_S], {"won_tricks": option})
+    act(st, "order_up", "discard 9C")
+    while st.comp.kind == "drop_out":
+        act(st, "stay")
+    assert st.current_player() == 1  # the player to dealer's left leads to the first trick
+    assert trick(st, *FIRST_TRICK) == 1
+    assert st.current_player() == 1  # "The winner of a trick leads to the next."
+    return st
+
+
+def test_the_winner_of_a_trick_keeps_it_face_down_only_the_count_is_seen() -> None:
+    """won_tricks=face_down (the decision): to the taker (seat 1) and to every other seat alike, seat 1
+    holds the four cards of one trick and the others none; no card taken is shown, not even to the taker."""
+    st = after_first_trick("face_down")
+    for viewer in range(4):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == [0, 4, 0, 0], viewer
+        assert all("cards_top_first" not in w for w in won), viewer
+    a = entry("won-tricks-face-down")
+    assert a.option == "won_tricks" and set(a.readings) == {"face_down", "face_up"} and not a.house_rule
+    assert a.decision == "face_down" == str(load(SYSTEM).option_decls["won_tricks"].default)
+
+
+def test_the_winner_of_a_trick_keeps_it_face_up_every_card_taken_is_seen() -> None:
+    """won_tricks=face_up: every card taken stays in view of every seat, the taker's or not: JH, QS, AS and
+    10H lie before seat 1, nothing before the others."""
+    st = after_first_trick("face_up")
+    for viewer in range(4):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == [0, 4, 0, 0], viewer
+        assert sorted(won[1]["cards_top_first"]) == sorted(FIRST_TRICK), viewer
+        assert all(w["cards_top_first"] == [] for s, w in enumerate(won) if s != 1), viewer

@@ -2,8 +2,8 @@
 pinned.
 
 One test per reading of each entry added by that reading (``forced-dealer-bid``, ``no-trump-drop``,
-``drop-order``), each named after the clause it reads. Expected values come from the text and from each
-reading's own words in the register, never from engine output.
+``drop-order``, ``won-tricks-face-down``), each named after the clause it reads. Expected values come from
+the text and from each reading's own words in the register, never from engine output.
 
 Seats: dealer 0 (seed 4), so seat 1 is left of the dealer (first to bid, first to lead) and seat 2 right of
 the dealer; the widow is offered to seats 2, 0, 1 and declined by all in these tests.
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import act
+from helpers import act, trick
 
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
@@ -122,3 +122,45 @@ def test_each_of_the_other_players_in_turn_from_the_dealers_left() -> None:
     """drop_order=dealer_left: the bidding order from the dealer's left, the bidder skipped: seat 1 first,
     then seat 0."""
     assert asked_in_turn({"drop_order": "dealer_left"}) == [1, 0]
+
+
+# --- won-tricks-face-down: "The winner of a trick leads to the next." (the Ohio play, kept here) --------
+# Deal B: seat 1 bids one, seats 2 and 0 pass, seat 1 names hearts; seats 2 and 0 play. Seat 1, left of the
+# dealer, leads JH, the right bower and top trump; seat 2 follows with KH, the dealer with 10H: "A trick is
+# won by the best trump in it", so seat 1 takes JH, KH, 10H (three cards, one trick).
+FIRST_TRICK = ["JH", "KH", "10H"]
+
+
+def after_first_trick(option: str) -> State:
+    st = after_widow({"won_tricks": option})
+    act(st, "bid 1", "pass", "pass", "name H")
+    while st.comp.kind == "drop_out":
+        act(st, "stay")
+    assert st.current_player() == 1
+    assert trick(st, *FIRST_TRICK) == 1
+    assert st.current_player() == 1  # "The winner of a trick leads to the next."
+    return st
+
+
+def test_the_winner_of_a_trick_keeps_it_face_down_only_the_count_is_seen() -> None:
+    """won_tricks=face_down (the decision): to the taker (seat 1) and to the two other seats alike, seat 1
+    holds the three cards of one trick and the others none; no card taken is shown, not even to the taker."""
+    st = after_first_trick("face_down")
+    for viewer in range(3):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == [0, 3, 0], viewer
+        assert all("cards_top_first" not in w for w in won), viewer
+    a = entry("won-tricks-face-down")
+    assert a.option == "won_tricks" and set(a.readings) == {"face_down", "face_up"} and not a.house_rule
+    assert a.decision == "face_down" == str(load(SYSTEM).option_decls["won_tricks"].default)
+
+
+def test_the_winner_of_a_trick_keeps_it_face_up_every_card_taken_is_seen() -> None:
+    """won_tricks=face_up: every card taken stays in view of every seat, the taker's or not: JH, KH and 10H
+    lie before seat 1, nothing before the others."""
+    st = after_first_trick("face_up")
+    for viewer in range(3):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == [0, 3, 0], viewer
+        assert sorted(won[1]["cards_top_first"]) == sorted(FIRST_TRICK), viewer
+        assert all(w["cards_top_first"] == [] for s, w in enumerate(won) if s != 1), viewer

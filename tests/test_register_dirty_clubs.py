@@ -1,8 +1,8 @@
 """Dirty Clubs' register entries from the clause-by-clause reading of source 003, each reading pinned.
 
-One test per reading of each entry added by that reading (``five-tricks``, ``forced-dealer-bid``), each
-named after the clause it reads. Expected values come from the text and from each reading's own words in
-the register, never from engine output.
+One test per reading of each entry added by that reading (``five-tricks``, ``forced-dealer-bid``,
+``won-tricks-face-down``), each named after the clause it reads. Expected values come from the text and
+from each reading's own words in the register, never from engine output.
 
 Seats: dealer 0, so seat 1 is left of the dealer: first to bid and first to lead. Kitty lists are top card
 first; the top card is turned up.
@@ -102,3 +102,40 @@ def test_the_minimum_bid_is_one_forced_dealer_bids_one() -> None:
     assert st.legal_action_names() == ["bid 1"]
     with pytest.raises(IllegalActionError):
         st.apply_name("bid 3")
+
+
+# --- won-tricks-face-down: "The winner of a trick leads to the next." (the play "as in Buck Euchre") ------
+# Deal F: clubs are trump at once; seat 1 leads JC, the right bower and top trump, against 9S, JH and 9H (no
+# club among them): "A trick is won by the best trump in it", so seat 1 takes JC, 9S, JH, 9H.
+FIRST_TRICK = ["JC", "9S", "JH", "9H"]
+
+
+def after_first_trick(option: str) -> State:
+    st = new_state(DEAL_F, {"won_tricks": option})
+    assert trick(st, *FIRST_TRICK) == 1
+    assert st.current_player() == 1  # "The winner of a trick leads to the next."
+    return st
+
+
+def test_the_winner_of_a_trick_keeps_it_face_down_only_the_count_is_seen() -> None:
+    """won_tricks=face_down (the decision): to the taker (seat 1) and to every other seat alike, seat 1
+    holds the four cards of one trick and the others none; no card taken is shown, not even to the taker."""
+    st = after_first_trick("face_down")
+    for viewer in range(4):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == [0, 4, 0, 0], viewer
+        assert all("cards_top_first" not in w for w in won), viewer
+    a = entry("won-tricks-face-down")
+    assert a.option == "won_tricks" and set(a.readings) == {"face_down", "face_up"} and not a.house_rule
+    assert a.decision == "face_down" == str(load(SYSTEM).option_decls["won_tricks"].default)
+
+
+def test_the_winner_of_a_trick_keeps_it_face_up_every_card_taken_is_seen() -> None:
+    """won_tricks=face_up: every card taken stays in view of every seat, the taker's or not: JC, 9S, JH and
+    9H lie before seat 1, nothing before the others."""
+    st = after_first_trick("face_up")
+    for viewer in range(4):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == [0, 4, 0, 0], viewer
+        assert sorted(won[1]["cards_top_first"]) == sorted(FIRST_TRICK), viewer
+        assert all(w["cards_top_first"] == [] for s, w in enumerate(won) if s != 1), viewer
