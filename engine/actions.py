@@ -34,6 +34,7 @@ Names are the kind's word (or the choice label), then the number, the suit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -43,6 +44,9 @@ from .errors import CardNameError, InvalidActionError
 
 Action = int
 """An action id; see the module docstring for the layout."""
+
+_NOT_WHOLE: Final = re.compile(r"-?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][-+]?\d+)")
+"""A number with a fraction or an exponent, where an action takes a whole number (``add 1.5 9C``)."""
 
 NO_SUIT: Final = -1
 """The suit field of an action that names no suit."""
@@ -293,6 +297,8 @@ class ActionCodec:
             if len(rest[0]) > 6:
                 raise InvalidActionError(f"number '{rest[0][:12]}' is out of range")
             number, rest = int(rest[0]), rest[1:]
+        elif sig.number is not None and rest and _NOT_WHOLE.fullmatch(rest[0]):
+            raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' takes a whole number, not '{rest[0][:12]}'")
         if sig.suit and rest:
             w = rest[0].upper()
             if w == "NT" and sig.no_trump:
@@ -300,7 +306,9 @@ class ActionCodec:
             elif w in self.deck.suits:
                 suit, rest = self.deck.suits.index(w), rest[1:]
         if len(rest) > sig.cards[1]:
-            raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' carries at most {sig.cards[1]} cards")
+            most = sig.cards[1]
+            raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' carries at most {most} "
+                                     f"card{'' if most == 1 else 's'}")
         try:
             cards = [self.deck.parse(w) for w in rest]
         except CardNameError as exc:

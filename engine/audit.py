@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MalformedRecordError, RecordError
+from .loader import counted
 from .record import filled_record, read_records, replay
 from .state import State
 
@@ -59,7 +60,8 @@ class Verdict:
     def line(self) -> str:
         """One line of text for the terminal."""
         if self.verdict in ("accepted", "unfinished"):
-            more = ", before the match is over" if self.verdict == "unfinished" else \
+            scope = "hand" if self.state is not None and self.state.hand_limit is not None else "match"
+            more = f", before the {scope} is over" if self.verdict == "unfinished" else \
                 f", winners {self.winners}" if self.winners is not None else ", the hands it holds (no match end)"
             todo = f" ({counted(len(self.unchecked), 'note')} on what could not be checked)" if self.unchecked else ""
             return f"{self.where}{self.verdict}: {self.system}, {counted(self.actions, 'action')}, " \
@@ -111,15 +113,6 @@ class Summary:
         if self.by_clause:
             out += "\nrejected by clause:\n" + "\n".join(f"  {n}  {k}" for k, n in self.by_clause.most_common())
         return out
-
-
-def counted(n: int, noun: str) -> str:
-    """``n`` and the noun, plural unless ``n`` is 1.
-
-    >>> counted(1, "hand"), counted(0, "hand"), counted(23, "action")
-    ('1 hand', '0 hands', '23 actions')
-    """
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _system_of(rec: Any) -> str | None:

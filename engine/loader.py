@@ -284,6 +284,15 @@ _SHORT.maxstring = _SHORT.maxother = 40
 _SHORT.maxlist = _SHORT.maxdict = 3
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1.
+
+    >>> counted(1, "hand"), counted(0, "hand"), counted(23, "action")
+    ('1 hand', '0 hands', '23 actions')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def short_repr(value: Any, limit: int = 80) -> str:
     """``repr`` cut to about ``limit`` characters, for values quoted in error messages.
 

@@ -41,7 +41,15 @@ from .errors import (
     SpecError,
 )
 from .game import Game  # imported for real: Replay's field types must exist at run time in the compiled build
-from .loader import MAX_SCHEMA_ERRORS, error_order, quick_gate, record_schema, short_repr, unexpected_key
+from .loader import (
+    MAX_SCHEMA_ERRORS,
+    counted,
+    error_order,
+    quick_gate,
+    record_schema,
+    short_repr,
+    unexpected_key,
+)
 from .state import State
 from .unseen import UNSEEN, Unseen, in_hand
 
@@ -343,6 +351,7 @@ def replay(rec: Any, where: str = "") -> Replay:
         _validate(rec, where)
         _check_integers(rec)
         g = game_for(rec)
+        _check_seats(g, rec["actions"])
         st = _initial_state(g, rec)
     except RecordError as exc:
         raise MalformedRecordError(exc.message, exc.index, exc.path, exc.source) from None
@@ -391,6 +400,15 @@ def _initial_state(g: Game, rec: Mapping[str, Any]) -> State:
 
 
 _SEAT = operator.itemgetter("seat")
+
+
+def _check_seats(g: Game, actions: list[Any]) -> None:
+    """Refuse an action by a seat the game does not have (the schema refuses a negative one), naming its
+    path: such a record is malformed, not merely out of turn."""
+    if actions and max(map(_SEAT, actions)) >= g.num_seats:
+        i = next(i for i, step in enumerate(actions) if step["seat"] >= g.num_seats)
+        raise RecordError(f"seat {actions[i]['seat']}: this game has seats 0 to {g.num_seats - 1}",
+                          path=f"actions.{i}.seat")
 
 
 def _check_integers(rec: Mapping[str, Any]) -> None:
@@ -494,7 +512,12 @@ def turn_clause(st: State) -> tuple[Source | None, str]:
 
 
 def _out_of_turn(st: State, seat: Any, i: int) -> RecordError:
-    """The error for an action by a seat whose turn it is not."""
+    """The error for an action by a seat whose turn it is not; by a seat out of the match (eliminated), the
+    clause that put it out."""
+    g = st.game
+    if g.match.kind == "elimination" and type(seat) is int and 0 <= seat < len(st.active) and not st.active[seat]:
+        return RecordError(f"seat {seat} acts but it is out of the match: its total reached {g.match.limit} "
+                           f"(it is seat {st.cur}'s turn; {in_hand(st, i)})", index=i, source=g.match.source)
     src, why = turn_clause(st)
     return RecordError(f"seat {seat} acts but it is seat {st.cur}'s turn ({in_hand(st, i)}{why})", index=i,
                        source=src)
@@ -511,7 +534,7 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, re
             return done
         got, want = st.hand_results[done], hands[done]
         for k in RESULT_FIELDS:
-            if k in want and want[k] != got.get(k):
+            if k in want and want[k] != got.get(k) and not (k == "melds" and _same_sets(want[k], got.get(k))):
                 _check_shape(st, k, want[k], got, done, index)
                 msg, src = _disagreement(st, k, want[k], got, rec, index)
                 raise RecordError(f"{msg} (hand {got['hand']}, ended at action {index})",
@@ -521,6 +544,18 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, re
         raise RecordError(f"results list {len(hands)} hands but the replay plays {done}",
                           path="results.hands")
     return done
+
+
+def _same_sets(want: Any, have: Any) -> bool:
+    """Whether two ``melds`` lists hold the same sets in the same order, each set's cards in any order (a set
+    is its cards; the order the engine writes them in is its own).
+
+    >>> _same_sets([["9C#1", "9D#2", "2H#1"]], [["2H#1", "9C#1", "9D#2"]]), _same_sets([["9C#1"]], [["9D#1"]])
+    (True, False)
+    """
+    return isinstance(want, list) and isinstance(have, list) and len(want) == len(have) and all(
+        isinstance(w, list) and isinstance(h, list) and all(isinstance(c, str) for c in w)
+        and sorted(w) == sorted(h) for w, h in zip(want, have, strict=True))
 
 
 def _check_shape(st: State, k: str, want: Any, got: Mapping[str, Any], done: int, index: int) -> None:
@@ -574,6 +609,16 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any], rec: Map
                 f"{how}"), src
     if k == "totals":
         return f"states totals {want} but the replay gives {have}", g.match.source
+    if k == "melds" and isinstance(want, list) and isinstance(have, list):
+        mp = next(p for p in g.phases if k in p.result_fields(st))
+        j = next((j for j, (w, h) in enumerate(zip(want, have, strict=False)) if not _same_sets([w], [h])), -1)
+        if j < 0:  # the sets both name agree: one list is longer
+            n = min(len(want), len(have))
+            return (f"states {counted(len(want), 'set')} on the table but the replay gives {len(have)}; the first "
+                    f"{'missing' if len(want) < len(have) else 'extra'} is set {n} (counted from 0): "
+                    f"{short_repr((have if len(want) < len(have) else want)[n])}", mp.result_source(k))
+        return (f"set {j} (counted from 0): states {short_repr(want[j])} but the replay gives {short_repr(have[j])}",
+                mp.result_source(k))
     if k in ("trump", "maker"):
         return f"states {k} {want} but the replay gives {have}", _contract_source(g, got["hand"], rec, index)
     if k == "dealer":

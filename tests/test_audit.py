@@ -38,20 +38,28 @@ def lines(tmp_path: Path, recs: list[Any], name: str = "log.jsonl") -> Path:
     return path
 
 
-def first_play(rec: dict[str, Any]) -> int:
-    return next(i for i, s in enumerate(rec["actions"]) if s["action"].startswith("play "))
+def renege_at(rec: dict[str, Any]) -> tuple[int, str]:
+    """The first card play of ``rec`` where the player holds a card the follow rule forbids, and that card's
+    play: the action a renege puts there."""
+    game = Game.from_system("euchre")
+    st = game.new_initial_state(rec["seed"])
+    for i, step in enumerate(rec["actions"]):
+        if step["action"].startswith("play "):
+            legal = {game.action_name(a) for a in st.legal_actions()}
+            held = [f"play {game.deck.names[c]}" for c in game.deck.cards_of(st.hands[st.cur])]
+            barred = [p for p in held if p not in legal]
+            if barred:
+                return i, barred[0]
+        st.apply(game.parse_action(step["action"]))
+    raise AssertionError("no play in the record could renege")
 
 
 def reneged(rec: dict[str, Any]) -> dict[str, Any]:
-    """The record with its first card play replaced by a card the player does not hold."""
+    """The record with its first possible renege made: a card held but not of the led suit, played by a player
+    who holds the led suit (the follow clause forbids it)."""
     bad = copy.deepcopy(rec)
-    i = first_play(bad)
-    game = Game.from_system("euchre")
-    st = game.new_initial_state(bad["seed"])
-    for step in bad["actions"][:i]:
-        st.apply(game.parse_action(step["action"]))
-    held = set(game.deck.cards_of(st.hands[st.cur]))
-    bad["actions"][i]["action"] = "play " + next(game.deck.names[c] for c in range(game.deck.size) if c not in held)
+    i, play = renege_at(bad)
+    bad["actions"][i]["action"] = play
     return bad
 
 
@@ -71,8 +79,10 @@ def test_every_record_gets_a_verdict_and_the_summary_counts_them(
     assert code == 2
     assert rows[0].startswith(f"{path}:1: accepted: euchre")
     assert rows[1].startswith(f"{path}:2: unfinished: euchre, 30 actions")
-    assert rows[2].startswith(f"{path}:3: rejected: action {first_play(whole)}: 'play ")
-    assert f"(hand 0, action {first_play(whole)} of the hand, trick 0)" in rows[2]
+    k = renege_at(whole)[0]
+    assert rows[2].startswith(f"{path}:3: rejected: action {k}: 'play ")
+    assert f"(hand 0, action {k} of the hand, trick " in rows[2]  # the fixture's first renege is in hand 0
+    assert "must follow the led suit" in rows[2] and "You must play/follow the same suit" in rows[2]
     assert rows[3].startswith(f"{path}:4: malformed: malformed JSON")
     assert rows[4].startswith(f"{path}:5: rejected: results.hands.0.scores")
     assert rows[5] == "5 records: 1 accepted, 1 unfinished, 2 rejected, 1 malformed"
@@ -88,7 +98,7 @@ def test_json_verdicts_carry_their_errors(tmp_path: Path, whole: dict[str, Any],
     data = json.loads(capsys.readouterr().out)
     ok, bad = data["verdicts"]
     assert ok["verdict"] == "accepted" and ok["record"]["results"] == whole["results"] and "error" not in ok
-    assert bad["verdict"] == "rejected" and bad["error"]["index"] == first_play(whole)
+    assert bad["verdict"] == "rejected" and bad["error"]["index"] == renege_at(whole)[0]
     assert bad["error"]["clause"]["doc"].endswith(".txt") and bad["error"]["clause"]["quote"]
     assert data["summary"] == {"records": 2, "accepted": 1, "unfinished": 0, "rejected": 1, "malformed": 0,
                                "rejected_by_clause": {f"{bad['error']['clause']['doc']}: "

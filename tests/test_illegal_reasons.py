@@ -96,7 +96,8 @@ def test_draw_and_knock_reasons() -> None:
     held = [g.deck.names[c] for c in g.deck.cards_of(st.hands[st.current_player()])]
     missing = next(n for n in g.deck.names if n not in held)
     e = refused(st, f"discard {missing}")
-    assert e.reason == "that card cannot be discarded now"
+    seat = st.current_player()
+    assert e.reason == f"seat {seat} does not hold {missing}" and e.source is None  # no clause: only cards held
     st.apply_name(f"discard {held[0]}")
     st.apply_name("knock")
     e = refused(st, "knock")
@@ -133,3 +134,17 @@ def test_an_int_that_is_no_action_is_illegal_everywhere(sid: str) -> None:
                                f"'#{bad}': it is not an action"):
                 st.copy().apply(bad)
         st.apply(legal[rng.randrange(len(legal))])
+
+
+def test_the_card_just_taken_from_the_discard_pile_is_refused_for_that_reason() -> None:
+    """discard_drawn=forbidden (register entry discard-the-drawn-card): the card taken from the discard pile
+    is kept this turn; the refusal says so, and cites the draw clause that entry reads."""
+    g = Game.from_system("riding-the-bus", {"players": 2, "discard_drawn": "forbidden"})
+    st = g.new_initial_state(4)
+    st.apply_name("draw stock")
+    st.apply_name(f"discard {g.deck.names[next(iter(g.deck.cards_of(st.hands[st.current_player()])))]}")
+    top = st.observation(st.current_player())["zones"]["discard"]["cards_top_first"][0]
+    st.apply_name("draw discard")
+    e = refused(st, f"discard {top}")
+    assert e.reason == f"{top} was just taken from the discard pile and is kept this turn"
+    assert e.source is not None and "pick up either the top card on the discard pile" in e.source.quote

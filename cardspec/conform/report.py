@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.audit import counted
 from ..engine.errors import Source
+from ..engine.loader import counted
 from ..engine.options import key_of
 
 NO_CLAUSE = "(no clause)"

@@ -162,8 +162,9 @@ class Component:
         """Fields this component adds to a hand's result in a record (for example the contract)."""
         return {}
 
-    def result_source(self, field: str) -> Source:
-        """The clause that decides one of this component's result fields (an audit cites it)."""
+    def result_source(self, field: str) -> Source | None:
+        """The clause that decides one of this component's result fields (an audit cites it); None when no one
+        clause does."""
         return self.source
 
     def contract_source(self, st: State) -> Source | None:
@@ -245,8 +246,9 @@ class Component:
         self.apply(st, a)
         return True
 
-    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
-        """Why ``a`` is not legal now, and the clause it breaks."""
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source | None]:
+        """Why ``a`` is not legal now, and the clause it breaks: None when no clause does (a card the player
+        does not hold: no text needs to say that only cards held are played)."""
         return f"not allowed in the '{self.id}' phase now", self.source
 
     def hidden(self, a: Action) -> bool:

@@ -277,8 +277,8 @@ class BookMelding(CheckingDoer):
         must be discarded (a set or an addition leaves at least one card)."""
         if self.last_card not in ("any", "discard"):
             raise SpecError("go_out.last_card must be any or discard", file, key=f"{key}.go_out.last_card")
-        self.last_card_source = Source(**go["last_card_source"]) if "last_card_source" in go else \
-            Source(**go["source"])
+        self.go_out_source = Source(**go["source"])
+        self.last_card_source = Source(**go["last_card_source"]) if "last_card_source" in go else self.go_out_source
         self.out_points_spec: Any = go.get("points", 0)
         ask = d.get("ask")
         self.ask_on: bool = ask is not None and bool(ask["enabled"])
@@ -942,14 +942,14 @@ class BookMelding(CheckingDoer):
             memo[a] = d
         return d
 
-    def _refusal(self, st: State, a: Action) -> tuple[str, Source] | None:
+    def _refusal(self, st: State, a: Action) -> tuple[str, Source | None] | None:
         """None if ``a`` is legal now, else why not and the clause."""
         d = self._decode(a)
         if d is None:
             return "not an action of this game", self.source
         return self._refuse(st, a, d)
 
-    def _refuse(self, st: State, a: Action, d: Decoded) -> tuple[str, Source] | None:
+    def _refuse(self, st: State, a: Action, d: Decoded) -> tuple[str, Source | None] | None:
         """:meth:`_refusal` of the well-formed action ``a``, taken apart as ``d``."""
         bs: BookState = st.cstate[self.index]  # type: ignore[assignment]
         seat = st.cur
@@ -958,8 +958,8 @@ class BookMelding(CheckingDoer):
             return None if a in self._answers else ("the partner answers the question yes or no", self.ask_source)
         if k == "answer":
             return "no question has been asked", self.ask_source
-        if st.hands[seat] & cmask != cmask or not distinct:
-            return "the player does not hold that card", self.source
+        if st.hands[seat] & cmask != cmask or not distinct:  # no clause: only cards held are used
+            return "the player does not hold that card", None
         if k == "retract":
             return None if bs.pending >= 0 else ("only a lay-out short of the minimum is taken back",
                                                  self.short_source)
@@ -1010,7 +1010,7 @@ class BookMelding(CheckingDoer):
         if k == "add":
             i = (number or 0) - 1
             if not 0 <= i < len(bs.melds):
-                return f"there is no set {i + 1} on the table", self.source
+                return f"there is no set {i + 1} on the table", None  # no clause: only a set laid is added to
             if not self._can_add_to(st, seat, i):
                 return ("a player adds to the sets of their own side once laid out; while laying out, only to the "
                         "sets of this lay-out", self.own_sets_source)
@@ -1048,7 +1048,7 @@ class BookMelding(CheckingDoer):
             return a
         return codec.encode(k, codec.number(a), cards=sorted(picked))
 
-    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source | None]:
         return self._refusal(st, a) or (f"not allowed in the '{self.id}' phase now", self.source)
 
     # --- flow -------------------------------------------------------------------------
@@ -1354,6 +1354,11 @@ class BookMelding(CheckingDoer):
         into["set_aside"] = sum(st.seat_piles[self.aside_zone][s].bit_count() for s in seats) \
             if self.aside_zone else 0
         into["laid_out"] = any(bs.laid_out >> s & 1 for s in seats)
+
+    def result_source(self, field: str) -> Source | None:
+        """``went_out``: the going-out clause; ``melds``: the sets clause; ``ended_by``: none (each way a round
+        ends has its own clause, and which one applied follows from the play)."""
+        return self.go_out_source if field == "went_out" else self.sets_source if field == "melds" else None
 
     def result_fields(self, st: State) -> dict[str, Any]:
         bs = self._bs(st)

@@ -349,7 +349,7 @@ class Declarations(Component):
             return self.forced is None or not self._must_declare(st)
         return a == self.action
 
-    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source | None]:
         forced, src = self.forced, self.forced_source
         if a == self.pass_action and forced is not None and src is not None and self._must_declare(st):
             who = "the dealer" if forced[0] == "dealer" else "the dealer's partner"

@@ -387,6 +387,19 @@ class DrawDiscard(Component):
         into["deadwood"] = sum(self.melding.tally_deadwood(st.hands[s], ridx, ts.laid) for s in seats)
         into["went_out"] = ts.out_seat in seats
 
+    def result_source(self, field: str) -> Source | None:
+        """``hands_shown``: the clause that lays the hands out; ``went_out`` and ``also_went_out``: going out;
+        ``melds``: laying down; ``ended_by``: none (each way a round ends has its own clause, and which one
+        applied follows from the play)."""
+        m = self.melding
+        if field == "hands_shown":
+            return self.reveal_source
+        if m is None:
+            return None
+        if field in ("went_out", "also_went_out"):
+            return m.go_out_source
+        return (m.lay_down_source or m.go_out_source) if field == "melds" else None
+
     def result_fields(self, st: State) -> dict[str, Any]:
         ms = self._ms(st)
         out: dict[str, Any] = {"ended_by": ms.ended_by} if ms.ended_by else {}
@@ -669,7 +682,7 @@ class DrawDiscard(Component):
         ms.knock_left = (st.active_count() - 1) * (self.final_turns or 0)
         self._end_turn(st, seat, True)
 
-    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source | None]:
         k = self.codec.kind(a)
         m = self.melding
         if k == "go_out" and m is not None:
@@ -719,7 +732,13 @@ class DrawDiscard(Component):
                     + (" and must name every card of the hand" if self.take_then == "exchange_hand" else ""),
                     self.take_source)
         if k == "discard" and self._ms(st).stage == "discard":
-            return "that card cannot be discarded now", self.source
+            c = self.codec.cards(a)[0]
+            names = st.game.deck.names
+            if not st.hands[st.cur] >> c & 1:  # no clause: only cards held are discarded
+                return f"seat {st.cur} does not hold {names[c]}", None
+            if c == self._ms(st).drawn and self.discard_drawn == "forbidden":
+                return f"{names[c]} was just taken from the discard pile and is kept this turn", self.source
+            return f"{names[c]} cannot be discarded now", self.source
         if self._ms(st).stage == "discard":
             return "the player has drawn and must discard a card", self.source
         return "the player must draw, take or knock first", self.source

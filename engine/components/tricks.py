@@ -328,20 +328,20 @@ class Tricks(CheckingDoer):
             st.cur = st.controller[w]
         return True
 
-    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source | None]:
         if self.codec.kind(a) != "play":
             return "a card must be played", self.source
         c = self.codec.cards(a)[0]
         deck = st.game.deck
-        if not 0 <= c < deck.size or not st.hands[st.cur] >> c & 1:
+        if not 0 <= c < deck.size or not st.hands[st.cur] >> c & 1:  # no clause: only cards held are played
             name = deck.names[c] if 0 <= c < deck.size else str(c)
-            return f"{name} is not in seat {st.cur}'s hand", self.source
+            return f"{name} is not in seat {st.cur}'s hand", None
         led = self._s(st).led
         suit = deck.suits[led] if 0 <= led < len(deck.suits) else str(led)
         return f"seat {st.cur} holds {suit} and must follow the led suit {suit}", self.source
 
     # --- results, facts and views --------------------------------------------------
-    def result_source(self, field: str) -> Source:
+    def result_source(self, field: str) -> Source | None:
         return self.winner_source if field == "trick_winners" else self.source
 
     def turn_source(self, st: State) -> Source | None:
