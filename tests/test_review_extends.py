@@ -95,3 +95,19 @@ def test_the_card_games_whole_hand_deal_still_deals_each_round_at_once() -> None
     spec = load("the-card-game")
     st = Game(spec, {"deal_packets": "whole_hand"}).new_initial_state(1)
     assert [h.bit_count() for h in st.hands] == [3] * len(st.hands)  # the first round's hand of three
+
+
+def test_options_that_leave_no_pickup_pile_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two players, one deck (the text's "at least 1 deck per 2 players" with no extra) and no jokers: the 52
+    cards all go into the 2 x 2 piles of 13, so the pickup pile is empty when play begins and every round would
+    end with no turn. Refused, naming the options; with the jokers (two left over) it plays."""
+    opts = {"players": 2, "extra_decks": 0, "jokers_per_deck": 0}
+    with pytest.raises(SpecError) as info:
+        Game.from_system("hand-and-foot", opts)
+    e = info.value
+    assert e.key == "phases.1.stock" and "the 'stock' pile is empty when the first turn begins" in e.detail
+    assert "players=2, extra_decks=0, jokers_per_deck=0" in e.detail
+    assert main(["simulate", "hand-and-foot", "-n", "1", *(f"--option={k}={v}" for k, v in opts.items())]) == 2
+    assert "every round would end before anyone drew" in capsys.readouterr().err
+    st = Game.from_system("hand-and-foot", {"players": 2, "extra_decks": 0}).new_initial_state(1)
+    assert st.game.deck.size == 54  # two jokers beyond the 52 dealt: the pickup pile holds them

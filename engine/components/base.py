@@ -106,6 +106,21 @@ class Component:
     hosts_guests = False
     """Whether this component offers guests' actions on its turns (``Game`` links guests to hosts)."""
 
+    def deals_from(self, pile: str) -> int:
+        """How many cards this phase deals out of ``pile`` as it begins (a ``pile_deal`` phase's piles); 0 for
+        a phase that deals none. A later phase that draws from the pile asks (:meth:`check_stock`)."""
+        return 0
+
+    def check_stock(self, game: Game, pile: str) -> None:
+        """Refuse rules under which the pile this phase draws from is empty when its first turn begins, in any
+        round: every round would end before anyone drew (hand-and-foot with two players, one deck and no
+        jokers deals all 52 cards into hands and feet)."""
+        dealt = sum(ph.deals_from(pile) for ph in game.phases[:self.index])
+        left = min(d.pile_sizes(game.deck.size, game.num_players).get(pile, 0) for d in game.round_deals) - dealt
+        if left < 1:
+            raise SpecError(f"the '{pile}' pile is empty when the first turn begins (the {game.deck.size} cards are "
+                            "all dealt): every round would end before anyone drew", self.file, key=f"{self.key}.stock")
+
     def host_round_count(self) -> int:
         """How many rounds a host's turns come in (a guest names them from 0); 1 unless the host has rounds."""
         return 1

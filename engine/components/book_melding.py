@@ -311,6 +311,7 @@ class BookMelding(CheckingDoer):
 
     def bind(self, game: Game) -> None:
         super().bind(game)
+        self.check_stock(game, self.stock)
         deck = game.deck
         f, k = self.file, self.key
         for r in (*self.wild_ranks_names, *self.unmeldable_names):

@@ -302,6 +302,7 @@ class DrawDiscard(Component):
 
     def bind(self, game: Game) -> None:
         super().bind(game)
+        self.check_stock(game, self.stock)
         if game.hand_value is None and self.melding is None:
             raise SpecError("a draw_discard phase needs a hand_value or a melding clause", self.file, key=self.key)
         if self.melding is not None:

@@ -138,6 +138,10 @@ class PileDeal(CheckingDoer):
                             self.file, key=f"{self.key}.size")
         self._choose = tuple(self.codec.encode("choose", number=k + 1) for k in range(len(self.piles)))
 
+    def deals_from(self, pile: str) -> int:
+        assert self.game is not None
+        return self.game.num_players * self.size * len(self.piles) if pile == self.stock else 0
+
     def new_state(self) -> PileState:
         return PileState()
 
