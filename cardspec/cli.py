@@ -523,18 +523,20 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .play import play_terminal
+    from .play import again_command, fresh_seed, play_terminal
     from .simulate import match_error
 
     spec = load(args.system)
     game = Game(spec, _options(spec, args.option))
     _warn(game)
+    seed = fresh_seed() if args.seed is None else args.seed  # no --seed: a new game, its seed told first
+    again = again_command(args.system, args.option, args.seat, args.bot, seed) if args.seed is None else None
     try:
-        return play_terminal(game, args.seed, args.seat, args.bot, args.json)
+        return play_terminal(game, seed, args.seat, args.bot, args.json, again)
     except UsageError:
         raise
     except CardspecError as exc:  # the engine stopped the match: name the spec file, options and seed
-        raise match_error(game, args.seed, exc) from None
+        raise match_error(game, seed, exc) from None
 
 
 def _warn(game: Game) -> None:
@@ -574,7 +576,12 @@ def build_parser() -> argparse.ArgumentParser:
         sp = add(name, "play seeded matches between bots" if name == "simulate" else
                  "play in the terminal against bots")
         sp.add_argument("system")
-        sp.add_argument("--seed", type=int, default=0)
+        if name == "simulate":
+            sp.add_argument("--seed", type=int, default=0)
+        else:
+            sp.add_argument("--seed", type=int, metavar="N", help="deal the game of seed N (the same seed, options, "
+                            "seat and bot play the same match); without it a new random seed is picked and "
+                            "printed first, with the command that deals that game again")
         sp.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         sp.add_argument("--bot", choices=sorted(BOTS), default="rule")
         if name == "simulate":

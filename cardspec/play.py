@@ -6,6 +6,12 @@ the piles, the person's cards (and a hand's value where the game has one). Every
 sees it (a face-down card stays ``?``), trick winners are announced, and a finished hand says why each side
 scored (the row of each scoring table that applied).
 
+A menu entry says what it would do where that is not in its name, worked out on a copy of the state and told only
+as the seat's observation shows it: the cards it takes from the table, the melds it lays (``go out 6C — lays ...``),
+where it brings a lay-out toward the round's minimum, which pile a pile choice makes the hand and which the foot.
+The melds listed as a hand ends name the side that laid each. Without ``--seed`` the match's seed is random and
+told first, with the command that deals the match again.
+
 Type a menu number or an action's name (``play JD``, ``pass``); ``q`` quits. The menu lists once the actions
 that name the same cards in different orders (Riding the Bus's ``take``) and asks for the order next; a
 going-alone declaration reads ``alone`` / ``partner`` (either word may be typed, as may ``pass``).
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -35,10 +42,13 @@ from .play_table import (
     hand_over,
     hand_value_line,
     headline,
+    laid_text,
+    lay_out_text,
     score_lines,
     seat_table,
     seat_zone_lines,
     set_lines,
+    table_cards,
     table_lines,
     taken_text,
     totals_line,
@@ -129,6 +139,31 @@ def choices(game: Game, comp: Component, names: Sequence[str]) -> list[Choice]:
             label = w
         out.append(Choice(label, tuple(g)))
     return out
+
+
+def effect_text(st: State, name: str) -> str:
+    """What the action ``name`` does, where its name does not say, as the phase words it
+    (``Component.action_effect``: `` — pile 1 becomes the hand; pile 2 goes to the foot``); ``""`` if nothing."""
+    try:
+        text = st.comp.action_effect(st, st.game.parse_action(name))
+    except ActionError:
+        return ""
+    return f" — {text}" if text else ""
+
+
+def melds_now(st: State) -> list[list[str]]:
+    """The melds on the table in the hand being played, as its result will list them (the phase's ``melds``)."""
+    if st.is_terminal():
+        return []
+    return [list(m) for m in st.comp.result_fields(st).get("melds") or ()]
+
+
+def melds_after(st: State, hand: int, results: int) -> list[list[str]]:
+    """After an action taken in hand ``hand`` (``results`` hands over before it): the melds on the table, or
+    those of the hand's public result when the action ended it."""
+    if len(st.hand_results) > results:
+        return [list(m) for m in st.hand_results[results].get("melds") or ()]
+    return melds_now(st) if st.hand_no == hand else []
 
 
 def ask_order(game: Game, c: Choice) -> str | None:
@@ -226,12 +261,29 @@ def not_in_menu(text: str, count: int) -> str | None:
     return f"{text} is not in 0..{count - 1}" if count else f"{text}: there is nothing to choose"
 
 
-def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> int:
-    """Run an interactive match; returns the exit code."""
+def fresh_seed() -> int:
+    """A new seed for a match nobody asked for by number (``cardspec play`` without ``--seed``)."""
+    return random.SystemRandom().randrange(1, 1_000_000_000)
+
+
+def again_command(system: str, options: Sequence[str], seat: int, bot: str, seed: int) -> str:
+    """The command that plays the match of ``seed`` again (the same deal, options, seat and bot)."""
+    words = ["cardspec", "play", system, *(w for o in options for w in ("--option", o)),
+             *(["--seat", str(seat)] if seat else []), *(["--bot", bot] if bot != "rule" else []), "--seed", str(seed)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool, again: str | None = None) -> int:
+    """Run an interactive match; returns the exit code. ``again``: the seed was picked at random, and this is
+    the command that deals the match again (told first: a line, or with ``as_json`` an ``{"event": "seed"}``
+    line)."""
     if not 0 <= seat < game.num_players:
         from .cli import UsageError
 
         raise UsageError(f"--seat must be 0..{game.num_players - 1}")
+    if again is not None:
+        print(json.dumps({"event": "seed", "seed": seed, "again": again}, sort_keys=True) if as_json else
+              f"seed {seed} ({clean(again)} deals this game again)")
     st = game.new_initial_state(seed)
     chooser = BOTS[bot](random.Random(f"play/{seed}"))
     tricks = TrickWatch()
@@ -265,31 +317,53 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool) -> 
             r = st.hand_results[shown_hands]
             for text in tricks.told(game, seat, tricks.ended(r), by, name):
                 print(text)
-            before, head, lines, table = hand_over(game, r, seat)
+            before, head, lines, table = hand_over(game, r, seat, laid_by.pop(r["hand"], []))
             for text in [*before, head, *lines]:
                 print(text)
             if table is not None:
                 console().print(table)
             shown_hands += 1
 
+    laid_by: dict[int, list[int]] = {}  # per hand: the seat that laid each meld on the table, in the result's order
+
+    def effects(before: Mapping[str, Any], old: list[list[str]], after: State, hand: int, results: int,
+                actor: int, name: str) -> tuple[str, list[list[str]]]:
+        """What an action did, as the seat sees it (`` — takes ...; lays ...; lay-out 30 of 50``): cards taken
+        from face-up table zones, melds laid that its name does not list, the actor's lay-out toward the
+        minimum; compared between the seat's observations before and after (only cards shown face up count),
+        or the finished hand's public result. Also the melds on the table after it."""
+        new = melds_after(after, hand, results)
+        parts: list[str | None] = []
+        if after.hand_no == hand and len(after.hand_results) == results:
+            now = after.observation(seat)
+            parts += [taken_text(before, now, actor), laid_text(old, new, name, table_cards(now)),
+                      lay_out_text(before, now, actor)]
+        else:  # the hand is over: its result, melds included, is public
+            parts.append(laid_text(old, new, name, None))
+        text = "; ".join(p for p in parts if p)
+        return (f" — {text}" if text else ""), new
+
     def took(actor: int, a: int) -> str:
-        """Apply ``a`` (the actor's); what it took from face-up table zones, as the seat saw it (``""``)."""
-        hand, before = st.hand_no, st.observation(seat)
+        """Apply ``a`` (the actor's); what it did as the seat saw it (:func:`effects`); the melds it laid are
+        remembered as the actor's."""
+        hand, results, before, old = st.hand_no, len(st.hand_results), st.observation(seat), melds_now(st)
         st.apply(a)
-        text = taken_text(before, st.observation(seat), actor) if st.hand_no == hand else None
-        return f" — {text}" if text else ""
+        text, new = effects(before, old, st, hand, results, actor, game.action_name(a))
+        mine = laid_by.setdefault(hand, [])
+        del mine[len(new):]
+        mine += [actor] * (len(new) - len(mine))
+        return text
 
     def preview(name: str) -> str:
-        """What a menu entry would take from face-up table zones (``""``): played on a copy, so nothing
-        hidden is shown (only the table zones' shown cards are compared)."""
+        """What a menu entry would do (:func:`effects`, and what choosing a pile does): played on a copy, so
+        nothing hidden is shown (only the table zones' shown cards and the public result are compared)."""
         trial, actor = st.copy(), st.cur
         try:
             trial.apply(game.parse_action(name))
         except ActionError:
             return ""
-        text = taken_text(st.observation(seat), trial.observation(seat), actor) \
-            if trial.hand_no == st.hand_no else None
-        return f" — {text}" if text else ""
+        return effect_text(st, name) + \
+            effects(st.observation(seat), melds_now(st), trial, st.hand_no, len(st.hand_results), actor, name)[0]
 
     while not st.is_terminal():
         if not as_json and st.hand_no != headed:

@@ -198,11 +198,22 @@ def set_lines(game: Game, obs: Mapping[str, Any], seat: int) -> list[str]:
     if "lay_out_minimum" in obs:
         def seats(key: str) -> str:
             return ", ".join(who(game, s, seat) for s in obs.get(key) or ()) or "nobody"
+        def whose(s: int) -> str:
+            return "your" if s == seat else f"{who(game, s, seat)}'s"
+        progress = "".join(f"; {whose(s)} lay-out so far: {pts} of {obs['lay_out_minimum']}"
+                           for s, pts in lay_out_progress(obs).items())
         out.append(f"lay-out minimum {obs['lay_out_minimum']}; laid out: {seats('laid_out')}; "
-                   f"in the foot: {seats('in_foot')}")
+                   f"in the foot: {seats('in_foot')}{progress}")
     if obs.get("answer"):
         out.append(f"the partner answered: {obs['answer']}")
     return out
+
+
+def lay_out_progress(obs: Mapping[str, Any]) -> dict[int, int]:
+    """The points of the lay-out in progress (short of the minimum, on the table), by seat, as the melding
+    phase's public view counts them (``laying_out``)."""
+    now = obs.get("laying_out")
+    return {now["seat"]: now["points"]} if isinstance(now, Mapping) else {}
 
 
 def trick_line(game: Game, obs: Mapping[str, Any], seat: int) -> str | None:
@@ -260,11 +271,17 @@ def why_rows(game: Game, facts: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def hand_over(game: Game, r: Mapping[str, Any], seat: int) -> tuple[list[str], str, list[str], Table | None]:
+def hand_over(game: Game, r: Mapping[str, Any], seat: int, laid_by: Sequence[int] = ()
+              ) -> tuple[list[str], str, list[str], Table | None]:
     """A finished hand: the melds its result shows (before the ``-- hand N over`` line: they belong to the
-    hand), that line, lines of what else its result shows publicly (trump, tricks, how it ended), and a table
-    of every entity's score, total and why."""
-    before = [f"   meld: {' '.join(m)}" for m in r.get("melds") or ()]
+    hand), each with the side it belongs to where ``laid_by`` (the seat that laid each meld, in the result's
+    order, as the seat saw them laid) says, that line, lines of what else its result shows publicly (trump,
+    tricks, how it ended), and a table of every entity's score, total and why."""
+    def owner(i: int) -> str:
+        if i >= len(laid_by) or not 0 <= laid_by[i] < len(game.entity_of):
+            return ""
+        return f" — owner: {entity_name(game, game.entity_of[laid_by[i]], seat)}"
+    before = [f"   meld: {' '.join(m)}{owner(i)}" for i, m in enumerate(r.get("melds") or ())]
     if before:
         before.insert(0, f"hand {r['hand']} ends with these melds on the table:")
     scores, totals = r["scores"], r["totals"]
@@ -318,6 +335,46 @@ def score_lines(game: Game, result: Mapping[str, Any]) -> list[str]:
             parts.append(f"{u.points} from {u.table} ({shown}){quote}")
         out.append(f"   {name}: {result['scores'][e]}: " + "; ".join(parts))
     return out
+
+
+def table_cards(obs: Mapping[str, Any]) -> set[str]:
+    """The cards a seat sees face up in the table zones of its observation."""
+    return {c for z in obs.get("zones", {}).values() if isinstance(z, Mapping) for c in z.get("cards_top_first", ())}
+
+
+def laid_text(old: Sequence[Sequence[str]], new: Sequence[Sequence[str]], name: str,
+              shown: set[str] | None) -> str | None:
+    """The melds an action laid on the table (those of ``new``, the melds on the table after it, past ``old``,
+    those before it), when the action's name does not list their cards (``go out 6C``): ``lays 3C 3C 2D; KD KD
+    KH``. Only melds whose every card is in ``shown`` (the cards the seat sees face up after the action; None:
+    all, as in a finished hand's public result). None when it laid none the name does not tell.
+
+    >>> laid_text([["3C", "3C", "2D"]], [["3C", "3C", "2D"], ["KD", "KH", "KS"], ["5C", "6C", "7C"]],
+    ...           "go out 9S", None)
+    'lays KD KH KS; 5C 6C 7C'
+    >>> laid_text([], [["KD", "KH", "KS"]], "meld KD KH KS", None) is None  # the name says it
+    True
+    >>> laid_text([], [["KD", "KH", "KS"]], "go out 9S", {"KD", "KH"}) is None  # not all seen
+    True
+    """
+    toks = set(name.split())
+    fresh = [m for m in new[len(old):] if not set(m) <= toks and (shown is None or set(m) <= shown)]
+    return "lays " + "; ".join(" ".join(m) for m in fresh) if fresh else None
+
+
+def lay_out_text(before: Mapping[str, Any], after: Mapping[str, Any], actor: int) -> str | None:
+    """How an action that changed the sets on the table stands toward the actor's lay-out minimum, read from
+    two observations of one seat (before and after it): ``lay-out 30 of 50`` while short, ``lays out: 55 of 50``
+    when it reaches the minimum (every set of a seat not laid out before is of this lay-out). None otherwise."""
+    if "lay_out_minimum" not in after or before.get("sets") == after.get("sets"):
+        return None
+    least = after["lay_out_minimum"]
+    short = lay_out_progress(after).get(actor)
+    if short is not None:
+        return f"lay-out {short} of {least}"
+    if actor in _seats(after.get("laid_out")) and actor not in _seats(before.get("laid_out")):
+        return f"lays out: {sum(m['points'] for m in after.get('sets') or () if m['by'] == actor)} of {least}"
+    return None
 
 
 def taken_text(before: Mapping[str, Any], after: Mapping[str, Any], actor: int) -> str | None:

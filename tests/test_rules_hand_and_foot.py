@@ -1114,9 +1114,9 @@ def test_a_wild_book_counts_toward_neither_kind_of_book() -> None:
 @pytest.mark.parametrize("jokers", [0, 1, 2])
 def test_jokers_per_deck_readings(jokers: int) -> None:
     """Register jokers-per-deck: "Jokers: Yes", two with each deck (a standard pack), one, or none."""
-    g = game(players=4, extra_decks=0, jokers_per_deck=jokers)
-    assert g.deck.size == 2 * (52 + jokers)
-    assert sum(1 for n in g.deck.names if n.startswith("JK")) == 2 * jokers
+    g = game(players=4, extra_decks=1, jokers_per_deck=jokers)  # 4 players: 2 decks, and one more
+    assert g.deck.size == 3 * (52 + jokers)
+    assert sum(1 for n in g.deck.names if n.startswith("JK")) == 3 * jokers
 
 
 def test_pickup_short_readings() -> None:

@@ -106,6 +106,11 @@ class Component:
     hosts_guests = False
     """Whether this component offers guests' actions on its turns (``Game`` links guests to hosts)."""
 
+    def action_effect(self, st: State, a: Action) -> str:
+        """What legal action ``a`` does, in words, where its name does not say and nothing hidden is told (a
+        menu shows it): ``""`` for most actions."""
+        return ""
+
     def deals_from(self, pile: str) -> int:
         """How many cards this phase deals out of ``pile`` as it begins (a ``pile_deal`` phase's piles); 0 for
         a phase that deals none. A later phase that draws from the pile asks (:meth:`check_stock`)."""

@@ -1324,12 +1324,15 @@ class BookMelding(CheckingDoer):
     def public_view(self, st: State) -> dict[str, Any]:
         bs = self._bs(st)
         names = st.game.deck.names
+        pending = {"laying_out": {"seat": st.cur, "points": sum(self.set_points(m) for m in bs.melds[bs.pending:])}} \
+            if bs.pending >= 0 else {}  # a lay-out short of the minimum, on the table: its points so far
         return {"lay_out_minimum": self.minimum_now(st),
                 "laid_out": [s for s in range(st.game.num_players) if bs.laid_out >> s & 1],
                 "in_foot": [s for s in range(st.game.num_players) if bs.footed >> s & 1],
                 "sets": [{"number": i + 1, "side": m[0], "by": m[1], "cards": [names[c] for c in m[3]],
-                          "book": self.book_kind(m) or None} for i, m in enumerate(bs.melds)],
-                **({"answer": bs.answer} if bs.answer else {})}
+                          "book": self.book_kind(m) or None, "points": self.set_points(m)}
+                         for i, m in enumerate(bs.melds)],
+                **pending, **({"answer": bs.answer} if bs.answer else {})}
 
     def fact_names(self) -> list[str]:
         return ["clean_books", "dirty_books", "wild_books", "melded", "melded_plain", "held", "went_out", "ended_by",

@@ -138,6 +138,18 @@ class PileDeal(CheckingDoer):
                             self.file, key=f"{self.key}.size")
         self._choose = tuple(self.codec.encode("choose", number=k + 1) for k in range(len(self.piles)))
 
+    def action_effect(self, st: State, a: Action) -> str:
+        """``choose k``: the pile in the ``k``-th of this round's pile zones becomes the hand, the other goes to
+        the reserve (the foot; in a round whose piles were looked at, ``reserve_seen`` if given):
+        ``pile 1 becomes the hand; pile 2 goes to the foot``."""
+        k = self.codec.number(a) if self.codec.kind(a) == "choose" else None
+        zones = self.zones_now(st)
+        if k is None or not 1 <= k <= len(zones):
+            return ""
+        reserve = self.reserve_seen if self.look[st.game.round_index(st.hand_no)] else self.reserve
+        others = ", ".join(z.replace("_", " ") for i, z in enumerate(zones) if i != k - 1)
+        return f"{zones[k - 1].replace('_', ' ')} becomes the hand; {others} goes to the {reserve.replace('_', ' ')}"
+
     def deals_from(self, pile: str) -> int:
         assert self.game is not None
         return self.game.num_players * self.size * len(self.piles) if pile == self.stock else 0
