@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from .engine.bots import BOTS
 from .engine.errors import CardspecError
@@ -26,6 +26,9 @@ from .engine.loader import spec_dir
 from .engine.options import key_of, parse_value
 from .engine.spec import Spec, available, load, named_only
 from .parallel import BACKENDS, check_backend, ordered
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class UsageError(CardspecError):
@@ -272,7 +275,6 @@ def register_stats(spec: Spec) -> dict[str, Any]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.table import Table
 
     if not 1 <= args.n <= 100_000:
@@ -287,7 +289,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     vrows: list[dict[str, Any]] = []
     summary: list[dict[str, Any]] = []
-    console = Console(stderr=False)
+    console = table_console()
     played: list[list[dict[str, Any]]] = []
     with _progress(not args.json and sys.stderr.isatty()) as bar:
         task = bar.add_task("checking", total=len(systems) + 1)
@@ -422,9 +424,21 @@ def _typed_finding(spec: Spec, row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "options": {k: typed(k, v) for k, v in row["options"].items()}}
 
 
+PIPED_WIDTH = 400
+"""The width of a result table written to a file or a pipe (no ``COLUMNS`` set): wide enough that no cell folds
+(rich would fold at 80 columns, cutting option sets such as ``round_3_others=as_round_1`` mid-name)."""
+
+
+def table_console() -> Console:
+    """A console for the result tables of ``check`` and ``verify``: the terminal's width, ``COLUMNS`` if set,
+    else (a file or a pipe) :data:`PIPED_WIDTH`; a table takes only the width its cells need."""
+    from rich.console import Console
+
+    return Console(width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else PIPED_WIDTH)
+
+
 def print_verify(rows: list[dict[str, Any]]) -> None:
     """The verification table."""
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title="cardspec verify")
@@ -437,7 +451,7 @@ def print_verify(rows: list[dict[str, Any]]) -> None:
         if r.get("detail") and r["status"] != "proved":
             status += f" ({r['detail']})"
         table.add_row(r["property"], r["system"], _label(r["options"]), status, f"{r['seconds']:.3f}")
-    Console().print(table)  # fits the terminal (80 columns when output is not a terminal)
+    table_console().print(table)
 
 
 def materiality_one(sid: str, entry: str, reading: str, n: int, matches: int) -> dict[str, Any]:
