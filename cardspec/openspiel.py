@@ -27,13 +27,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
 
+from .engine.actions import whole_number
 from .engine.errors import CardspecError, RecordError
 from .engine.game import Game
+from .engine.loader import not_readable
 from .engine.record import FORMAT, dumps
+
+MAX_HISTORY_BYTES = 64 << 20
+"""The largest file of histories read (a euchre history is about 100 bytes; a device never ends)."""
 
 RANKS = ("9", "10", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
@@ -119,8 +125,10 @@ def record_of_history(history: list[int], params: dict[str, Any], returns: list[
     rec: dict[str, Any] = {"format": FORMAT, "system": "euchre", "options": options, "seed": None,
                            "scope": "hand", "deals": [deal], "actions": actions}
     if returns is not None:
-        if not isinstance(returns, list) or len(returns) != 4 or any(not isinstance(r, int | float) for r in returns):
-            raise RecordError(f"{where}: returns must list 4 numbers")
+        if not isinstance(returns, list) or len(returns) != 4 or any(
+                not isinstance(r, int | float) or isinstance(r, bool) or not math.isfinite(r) or abs(r) > 1e9
+                for r in returns):
+            raise RecordError(f"{where}: returns must list 4 finite numbers")
         team = [int(returns[0]), int(returns[1])]
         rec["results"] = {"hands": [{"hand": 0, "dealer": dealer, "thrown_in": team == [0, 0],
                                      "scores": [max(0, t) for t in team]}], "winners": None}
@@ -129,13 +137,26 @@ def record_of_history(history: list[int], params: dict[str, Any], returns: list[
 
 def read_histories(path: Path) -> list[tuple[str, list[int], dict[str, Any], list[int] | None]]:
     """(where, history, params, returns) for each history of a file."""
+    why = not_readable(path)
+    if why is not None:
+        raise RecordError(f"cannot read {path}: {why}")
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_HISTORY_BYTES + 1)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    if len(raw) > MAX_HISTORY_BYTES:
+        raise RecordError(f"cannot read {path}: larger than {MAX_HISTORY_BYTES} bytes")
     lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
-    if lines and all(ln.lstrip("-").isdigit() for _, ln in lines):  # one serialized state
-        return [(f"{path}", [int(ln) for _, ln in lines], {}, None)]
+    if not lines:
+        raise RecordError(f"{path}: no history in the file (it is empty)")
+    if all(ln.lstrip("-").isdigit() for _, ln in lines):  # one serialized state
+        ids = [whole_number(ln) for _, ln in lines]
+        bad = next((n for (n, _), a in zip(lines, ids, strict=True) if a is None), None)
+        if bad is not None:
+            raise RecordError(f"{path}:{bad}: not an action id (a whole number in the digits 0 to 9)")
+        return [(f"{path}", [a for a in ids if a is not None], {}, None)]
     out: list[tuple[str, list[int], dict[str, Any], list[int] | None]] = []
     for n, ln in lines:
         where = f"{path}:{n}"

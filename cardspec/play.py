@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .engine.actions import whole_number
 from .engine.bots import BOTS
 from .engine.errors import ActionBoundError, ActionError
 from .engine.game import Game
@@ -179,8 +180,9 @@ def ask_order(game: Game, c: Choice) -> str | None:
     text = line.strip()
     if not text:
         return c.names[0]
-    if text.isdigit():
-        return c.names[int(text)] if int(text) < len(c.names) else ""
+    k = whole_number(text)
+    if k is not None and k >= 0:
+        return c.names[k] if k < len(c.names) else ""
     deck = set(game.deck.names)
     return next((n for n in c.names if text == n or text.split() == [t for t in n.split() if t in deck]), "")
 
@@ -256,7 +258,8 @@ def dealt_to(st: State, seat: int) -> int | None:
 def not_in_menu(text: str, count: int) -> str | None:
     """Why a typed number names no choice: it is past the end of the menu's ``count`` choices (None: not a
     number, or one in range)."""
-    if not text.isdigit() or int(text) < count:
+    k = whole_number(text)
+    if k is None or k < 0 or k < count:
         return None
     return f"{text} is not in 0..{count - 1}" if count else f"{text}: there is nothing to choose"
 
@@ -407,11 +410,13 @@ def play_terminal(game: Game, seed: int, seat: int, bot: str, as_json: bool, aga
                     say(f"not accepted: {past}", error=past)
                     continue
             if as_json:
-                a = legal[int(text)] if text.isdigit() and int(text) < len(legal) else game.parse_action(text)
+                k = whole_number(text)
+                a = legal[k] if k is not None and 0 <= k < len(legal) else game.parse_action(text)
             else:
                 picked: str | None = text
-                if text.isdigit() and int(text) < len(menu):
-                    c = menu[int(text)]
+                k = whole_number(text)
+                if k is not None and 0 <= k < len(menu):
+                    c = menu[k]
                     picked = c.names[0] if len(c.names) == 1 else ask_order(game, c)
                     if picked is None:
                         print("bye")

@@ -48,6 +48,20 @@ Action = int
 _NOT_WHOLE: Final = re.compile(r"-?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][-+]?\d+)")
 """A number with a fraction or an exponent, where an action takes a whole number (``add 1.5 9C``)."""
 
+_WHOLE: Final = re.compile(r"-?[0-9]{1,9}")
+"""A whole number as a person types it: ASCII digits only (``str.isdigit`` also passes ``²`` and ``٣``, which
+``int`` refuses or reads as another digit), at most nine of them (so ``int`` never meets a 5,000-digit string)."""
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits (at most nine, maybe after a minus sign), else None.
+
+    >>> whole_number("12"), whole_number("-3"), whole_number("\u00b2"), whole_number("1.5"), whole_number("9" * 10)
+    (12, -3, None, None, None)
+    """
+    return int(text) if _WHOLE.fullmatch(text) else None
+
+
 NO_SUIT: Final = -1
 """The suit field of an action that names no suit."""
 NO_TRUMP: Final = -2
@@ -294,8 +308,9 @@ class ActionCodec:
         number: int | None = None
         suit = NO_SUIT
         if sig.number is not None and rest and rest[0].lstrip("-").isdigit():
-            if len(rest[0]) > 6:
-                raise InvalidActionError(f"number '{rest[0][:12]}' is out of range")
+            if len(rest[0]) > 6 or whole_number(rest[0]) is None:
+                raise InvalidActionError(f"number '{rest[0][:12]}' is out of range" if rest[0].isascii() else
+                                         f"'{text.strip()[:60]}': '{kind}' takes a number in the digits 0 to 9")
             number, rest = int(rest[0]), rest[1:]
         elif sig.number is not None and rest and _NOT_WHOLE.fullmatch(rest[0]):
             raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' takes a whole number, not '{rest[0][:12]}'")

@@ -229,6 +229,19 @@ def load_yaml_text(text: str, file: str) -> LoadedYaml:
         loader.dispose()
 
 
+def not_readable(path: Path) -> str | None:
+    """Why ``path`` is no file to read records or logs from, or None: it is a regular file, or standard input
+    named as ``/dev/stdin``. A device never ends (``/dev/urandom``) and a FIFO may block for ever, so neither is
+    opened; a missing file says so."""
+    if str(path) == "/dev/stdin":
+        return None
+    try:
+        st = path.stat()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None if stat.S_ISREG(st.st_mode) else "not a regular file (a folder, a device or a pipe)"
+
+
 def read_text_limited(path: Path, what: str = "file") -> str:
     """Read a UTF-8 file after checking its size; errors name the file.
 

@@ -45,6 +45,7 @@ from .loader import (
     MAX_SCHEMA_ERRORS,
     counted,
     error_order,
+    not_readable,
     quick_gate,
     record_schema,
     short_repr,
@@ -676,6 +677,9 @@ def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, An
                 raise rec
             yield where, rec
         return
+    why = not_readable(path)
+    if why is not None:
+        raise RecordError(f"cannot read {path}: {why}")
     try:
         opened = path.open("rb")
     except OSError as exc:

@@ -91,7 +91,7 @@ def _bidding(b: _Bits, up: str, start: int, players: int, version: int, cards: l
     if version >= 2 and ph["isAlone"] and b.flag():
         ph["aloneDefender"] = b.int(7)
     if version >= 3 and b.flag():
-        ph["discard"] = cards[b.int(len(cards) - 1)]
+        ph["discard"] = cards[min(b.int(len(cards) - 1), len(cards) - 1)]
     notes = _annotations(b)
     if notes:
         ph["callAnnotations"] = notes
@@ -118,7 +118,18 @@ def _play(b: _Bits, per_trick: int, left: list[str], first: int | None = None) -
 
 
 def unpack(text: str, number: int) -> dict[str, Any]:
-    """The deal a condensed string encodes, as an EGN deal object numbered ``number``."""
+    """The deal a condensed string encodes, as an EGN deal object numbered ``number``; :class:`CondensedError`
+    for a string that encodes none (a hostile string can hold any bits: an index past the deck, a table of one
+    player)."""
+    try:
+        return _unpack(text, number)
+    except CondensedError:
+        raise
+    except (IndexError, ZeroDivisionError, ValueError) as exc:  # bits no encoder writes: refused, not a traceback
+        raise CondensedError(f"its bits decode to no deal ({type(exc).__name__})") from None
+
+
+def _unpack(text: str, number: int) -> dict[str, Any]:
     b = _Bits(text)
     version = {"0001": 1, "0010": 2, "0011": 3}.get(b.take(4))
     if version is None:
@@ -127,6 +138,8 @@ def unpack(text: str, number: int) -> dict[str, Any]:
         dealer, players, cards = b.int(3), 4, deck()
     else:
         dealer, players, cards = b.int(7), b.int(7) + 1, deck(_MIN_RANKS[b.int(3)])
+        if players < 2:
+            raise CondensedError(f"a table of {players} player")
     up = cards[min(b.int(len(cards) - 1), len(cards) - 1)]
     state: dict[str, Any] = {"dealer": dealer, "upCard": up}
     if version == 3 and b.flag():

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..engine.errors import RecordError
+from ..engine.loader import not_readable
 from ..engine.record import _no_duplicates  # the records' JSON reader refuses duplicate keys the same way
 from .condensed import CondensedError, unpack
 
@@ -161,6 +162,9 @@ def _join(path: str, key: str | int) -> str:
 def read_file(path: Path) -> tuple[str, Any]:
     """The file's JSON value; :class:`EgnError` when it cannot be read or is not JSON."""
     name = str(path)
+    why = not_readable(path)
+    if why is not None:
+        raise EgnError(name, "", f"cannot read the file: {why}")
     try:
         with path.open("rb") as fh:
             raw = fh.read(MAX_BYTES + 1)

@@ -53,7 +53,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..actions import Action, KindSig
+from ..actions import Action, KindSig, whole_number
 from ..cards import Card
 from ..errors import Source, SpecError
 from ..tables import Value
@@ -166,7 +166,7 @@ class ClimbingTricks(CheckingDoer):
         super().bind(game)
         ranks = game.deck.ranks
         if self.values == "rank_number":
-            bad = [r for r in ranks if not r.lstrip("-").isdigit()]
+            bad = [r for r in ranks if whole_number(r) is None]
             if bad:
                 raise SpecError(f"values: rank_number needs numeric rank names; {bad} are not numbers",
                                 self.file, key=f"{self.key}.values")
