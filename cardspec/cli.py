@@ -22,7 +22,7 @@ from .engine.bots import BOTS
 from .engine.errors import CardspecError
 from .engine.game import Game
 from .engine.invariants import checked_match
-from .engine.loader import spec_dir
+from .engine.loader import is_one_of, spec_dir
 from .engine.options import key_of, parse_value
 from .engine.spec import Spec, available, load, named_only
 from .parallel import BACKENDS, check_backend, ordered
@@ -113,6 +113,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _warn(game)
     if args.n < 1 or args.n > 1_000_000:
         raise UsageError("-n must be between 1 and 1000000")
+    if args.records is not None:
+        if not args.records:
+            raise UsageError("--records needs a file name")
+        clash = is_one_of(args.records, spec.loaded.files())
+        if clash is not None:
+            raise UsageError(f"--records {args.records} is the spec file {clash}: writing records there would "
+                             "destroy it")
     check_backend(args.backend, args.workers, args.ray_address)
     t0 = time.perf_counter()
     try:

@@ -35,7 +35,7 @@ from typing import Any
 from .engine.actions import whole_number
 from .engine.errors import CardspecError, RecordError
 from .engine.game import Game
-from .engine.loader import not_readable
+from .engine.loader import is_one_of, not_readable
 from .engine.record import FORMAT, dumps
 
 MAX_HISTORY_BYTES = 64 << 20
@@ -183,6 +183,9 @@ def configure_import(sp: argparse.ArgumentParser) -> None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """Write one record per history; what could not be mapped goes to stderr as warnings."""
+    clash = is_one_of(args.output, args.files) if args.output else None
+    if clash is not None:
+        raise RecordError(f"-o {args.output} is the input {clash}: writing there would destroy it")
     recs: list[str] = []
     for f in args.files:
         for where, history, params, returns in read_histories(Path(f)):

@@ -14,7 +14,10 @@ deterministic bytes (no file name and a zero time stamp in the gzip header).
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import os
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -108,10 +111,11 @@ class Sink(Protocol):
     def close(self) -> None: ...
 
 
-def open_records(path: str) -> Sink:
-    """The record file, binary; gzip with a fixed header (no name, time 0) when ``path`` ends in ``.gz``."""
+def open_records(path: str, gz: bool | None = None) -> Sink:
+    """The record file, binary; gzip with a fixed header (no name, time 0) when ``gz`` (by default, when
+    ``path`` ends in ``.gz``)."""
     raw = open(path, "wb")  # noqa: SIM115
-    if not path.endswith(".gz"):
+    if not (path.endswith(".gz") if gz is None else gz):
         return raw
     try:
         return _OwningGzip(raw)
@@ -181,9 +185,17 @@ def run(game: Game, system: str, first_seed: int, n: int, bot: str, records_path
         workers: int = 1, advance: Callable[[], None] | None = None, backend: str = "process",
         address: str | None = None, fast: bool = False) -> Totals:
     """Play ``n`` matches, stream their records to ``records_path`` (if any) in match order, and return
-    the running totals. The file is opened before any match is played."""
-    out = open_records(records_path) if records_path else None
+    the running totals. The file is opened before any match is played. A regular file (or a new one) is written
+    under a temporary name beside it and renamed when every match is written: a run that stops (an engine error,
+    a full disk, an interrupt) leaves a file that was there as it was. An ``OSError`` of the file names it."""
+    staged = records_path is not None and _stage(records_path)
+    target = f"{records_path}.{os.getpid()}.partial" if staged else records_path
+    try:
+        out = open_records(target, records_path.endswith(".gz")) if records_path and target else None
+    except OSError as exc:
+        raise _naming(exc, records_path) from None
     totals = Totals()
+    done = False
     try:
         for r in results(game, system, first_seed, n, bot, out is not None, workers, backend, address, fast):
             totals.add(r)
@@ -191,7 +203,39 @@ def run(game: Game, system: str, first_seed: int, n: int, bot: str, records_path
                 out.write(r[4])
             if advance is not None:
                 advance()
-    finally:
         if out is not None:
             out.close()
+        if staged and records_path and target:
+            os.replace(target, records_path)
+        done = True
+    except OSError as exc:
+        raise _naming(exc, records_path) from None
+    finally:
+        if not done:
+            if out is not None:
+                with contextlib.suppress(OSError):
+                    out.close()
+            if staged and target:
+                with contextlib.suppress(OSError):
+                    os.unlink(target)
     return totals
+
+
+def _stage(path: str) -> bool:
+    """Whether the records go to a temporary file renamed at the end: a regular file or a new one (not a device
+    such as ``/dev/stdout``, where a rename cannot go)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def _naming(exc: OSError, path: str | None) -> OSError:
+    """``exc`` of writing the records, naming the records file (a full disk's error names no file)."""
+    if path is None:
+        return exc
+    if exc.filename is None or str(exc.filename) == path or str(exc.filename).startswith(f"{path}."):
+        return OSError(exc.errno, exc.strerror or str(exc), path)
+    return exc

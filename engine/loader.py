@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import reprlib
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -55,6 +56,10 @@ class LoadedYaml:
     file: str
     parent: LoadedYaml | None = field(default=None, compare=False)
     """With ``extends:``, the file this one extends (``data`` is then this file's own data, before the merge)."""
+
+    def files(self) -> list[str]:
+        """This file and every file it extends, nearest first."""
+        return [self.file, *(self.parent.files() if self.parent is not None else ())]
 
     def line_of(self, path: Path_) -> int | None:
         """The line of the deepest known node on ``path``."""
@@ -240,6 +245,18 @@ def not_readable(path: Path) -> str | None:
     except OSError as exc:
         return exc.strerror or str(exc)
     return None if stat.S_ISREG(st.st_mode) else "not a regular file (a folder, a device or a pipe)"
+
+
+def is_one_of(out: str | Path, inputs: Sequence[str | Path]) -> str | Path | None:
+    """The input that ``out`` is the same file as (an output written over an input would destroy it: a spec
+    replaced by records, a log by its own conversion), or None. A file not yet there is none of them."""
+    for i in inputs:
+        try:
+            if os.path.samefile(out, i):
+                return i
+        except OSError:
+            continue
+    return None
 
 
 def read_text_limited(path: Path, what: str = "file") -> str:
@@ -471,6 +488,12 @@ def merge(base: Any, over: Any) -> Any:
     return over
 
 
+MAX_EXTENDS_DEPTH = 8
+"""The most files an ``extends`` chain may pass through beyond the first."""
+MAX_EXTENDS_NAME = 120
+"""The longest spec id ``extends`` may name (a file name has at most 255 bytes)."""
+
+
 def load_spec_file(path: Path, _seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], LoadedYaml]:
     """Load, resolve ``extends:`` and validate one spec file."""
     loaded = load_yaml_text(read_text_limited(path, "spec"), str(path))
@@ -479,17 +502,25 @@ def load_spec_file(path: Path, _seen: tuple[str, ...] = ()) -> tuple[dict[str, A
         raise SpecError("a spec must be a mapping at the top level", str(path), 1)
     parent = data.get("extends")
     if parent is not None:
-        if not isinstance(parent, str) or "/" in parent or "\\" in parent or parent.startswith("."):
-            raise SpecError("extends must name a spec id in the same folder", str(path),
-                            loaded.line_of(("extends",)), "extends")
-        if parent in _seen or len(_seen) > 8:
+        if not isinstance(parent, str) or "/" in parent or "\\" in parent or parent.startswith(".") or \
+                len(parent) > MAX_EXTENDS_NAME:
+            raise SpecError(f"extends must name a spec id in the same folder (at most {MAX_EXTENDS_NAME} characters)",
+                            str(path), loaded.line_of(("extends",)), "extends")
+        if parent in _seen:
             raise SpecError(f"extends cycle through '{parent}'", str(path),
+                            loaded.line_of(("extends",)), "extends")
+        if len(_seen) >= MAX_EXTENDS_DEPTH:
+            raise SpecError(f"extends chain deeper than {MAX_EXTENDS_DEPTH} files (from {_seen[0]}.yaml)", str(path),
                             loaded.line_of(("extends",)), "extends")
         ppath = path.parent / f"{parent}.yaml"
         if not ppath.exists():
             raise SpecError(f"extends names '{parent}', but {ppath.name} does not exist in {path.parent} (extends "
                             "reads the spec's own folder, not the bundled specs)",
                             str(path), loaded.line_of(("extends",)), "extends")
+        why = not_readable(ppath)
+        if why is not None:
+            raise SpecError(f"extends names '{parent}', but {ppath} cannot be read: {why}", str(path),
+                            loaded.line_of(("extends",)), "extends")
         base, ploaded = load_spec_file(ppath, (*_seen, str(data.get("id", path.stem))))
         child = {k: v for k, v in data.items() if k != "extends"}
         data = merge(base, child)

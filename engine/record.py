@@ -315,8 +315,10 @@ def _game_for(rec: Mapping[str, Any]) -> Game:
         raise RecordError(str(exc), path="system") from None
     want = rec.get("spec_sha256")
     if want is not None and want != spec.sha256:
+        chain = spec.loaded.files()[1:]
+        with_parents = f" (with the files it extends: {', '.join(chain)})" if chain else ""
         raise RecordError(f"the record was written with a spec file of SHA-256 {want[:16]}…, but "
-                          f"{spec.file} now has {spec.sha256[:16]}…", path="spec_sha256")
+                          f"{spec.file}{with_parents} now has {spec.sha256[:16]}…", path="spec_sha256")
     decls = spec.option_decls
     opts: dict[str, Any] = {}
     for k, v in rec.get("options", {}).items():

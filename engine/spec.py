@@ -387,8 +387,11 @@ def named_only() -> dict[str, NamedOnly]:
 @cache
 def _load_path(path: str) -> Spec:
     data, loaded = load_spec_file(Path(path))
-    try:
-        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    try:  # a spec's own bytes; with ``extends:``, every file of the chain's (a parent's edit changes the rules too)
+        h = hashlib.sha256(Path(path).read_bytes())
+        for parent in loaded.files()[1:]:
+            h.update(b"\0extends\0" + Path(parent).read_bytes())
+        digest = h.hexdigest()
     except OSError as exc:  # pragma: no cover - it was just read
         raise SpecError(f"cannot read: {exc.strerror}", path) from None
     spec = Spec(data, path, loaded, digest)

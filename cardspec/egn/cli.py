@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..engine.loader import is_one_of
 from ..engine.record import dumps, read_records
 from .notation import EgnError
 
@@ -27,6 +28,13 @@ def _clean(text: str) -> str:
 def _warn(problems: list[str]) -> None:
     for p in problems:
         print(f"cardspec: warning: {_clean(p)}", file=sys.stderr)
+
+
+def _not_over(out: str | None, inputs: list[str]) -> None:
+    """Refuse an output file that is one of the inputs: writing it would destroy what was read."""
+    clash = is_one_of(out, inputs) if out else None
+    if out and clash is not None:
+        raise EgnError(out, "", f"-o is the input {clash}: writing there would destroy it")
 
 
 def _write(out: str | None, text: str) -> None:
@@ -50,6 +58,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     """Read every file, then write one record per line; nothing is written if a file cannot be read."""
     from . import import_egn
 
+    _not_over(args.output, args.files)
     lines: list[str] = []
     problems: list[str] = []
     for f in args.files:
@@ -73,6 +82,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Export every record of the file: EGN for one, an EMN match for several."""
     from .exporter import export_egn
 
+    _not_over(args.output, [args.records])
     where: list[str] = []
     records = []
     for w, rec in read_records(Path(args.records)):
