@@ -707,7 +707,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         _flush_quietly(out)
         name = getattr(exc, "filename", "") or ""
-        print(f"cardspec: error: {exc.strerror or exc}: {name}", file=sys.stderr)
+        print(f"cardspec: error: {exc.strerror or exc}" + (f": {name}" if name else ""), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         _flush_quietly(out)

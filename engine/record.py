@@ -687,33 +687,41 @@ def read_records(path: Path, keep_going: bool = False) -> Iterator[tuple[str, An
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
     with opened:
-        fh: Any = _Gunzip(opened, path) if opened.peek(len(GZIP_MAGIC))[:len(GZIP_MAGIC)] == GZIP_MAGIC else opened
-        lines = _lines(fh, path)
-        first = next(lines, None)
-        if first is None:
-            return
-        n, raw = first
         try:
-            text = _decode(raw, f"{path}:{n}")
+            yield from _records_of(opened, path)
+        except OSError as exc:  # a read that fails midway (an I/O error of the device): named, not a traceback
+            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _records_of(opened: Any, path: Path) -> Iterator[tuple[str, Any]]:
+    """:func:`read_records` of an opened file (``keep_going``)."""
+    fh: Any = _Gunzip(opened, path) if opened.peek(len(GZIP_MAGIC))[:len(GZIP_MAGIC)] == GZIP_MAGIC else opened
+    lines = _lines(fh, path)
+    first = next(lines, None)
+    if first is None:
+        return
+    n, raw = first
+    try:
+        text = _decode(raw, f"{path}:{n}")
+    except RecordError as exc:
+        yield f"{path}:{n}: ", exc
+        text = ""
+    parsed = _try_json(text) if text else _NOT_JSON
+    if parsed is _NOT_JSON and text.lstrip()[:1] in ("{", "[") and not _whole_json(text):
+        # The first line does not parse alone: the file is one (pretty-printed) document. (A line that
+        # is whole JSON but refused, a key given twice, is a record of its own: its error names the line.)
+        try:
+            whole: Any = _single(fh, path)
         except RecordError as exc:
-            yield f"{path}:{n}: ", exc
-            text = ""
-        parsed = _try_json(text) if text else _NOT_JSON
-        if parsed is _NOT_JSON and text.lstrip()[:1] in ("{", "[") and not _whole_json(text):
-            # The first line does not parse alone: the file is one (pretty-printed) document. (A line that
-            # is whole JSON but refused, a key given twice, is a record of its own: its error names the line.)
-            try:
-                whole: Any = _single(fh, path)
-            except RecordError as exc:
-                whole = exc
-            yield f"{path}: ", whole
-            return
-        if text:
-            yield f"{path}:{n}: ", parsed if parsed is not _NOT_JSON else _record_or_error(raw, f"{path}:{n}")
-        name = str(path)
-        for n, raw in lines:
-            at = f"{name}:{n}"
-            yield at + ": ", _record_or_error(raw, at)
+            whole = exc
+        yield f"{path}: ", whole
+        return
+    if text:
+        yield f"{path}:{n}: ", parsed if parsed is not _NOT_JSON else _record_or_error(raw, f"{path}:{n}")
+    name = str(path)
+    for n, raw in lines:
+        at = f"{name}:{n}"
+        yield at + ": ", _record_or_error(raw, at)
 
 
 GZIP_MAGIC = b"\x1f\x8b"

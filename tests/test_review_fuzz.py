@@ -86,3 +86,11 @@ def test_devices_and_fifos_are_not_read(tmp_path: Path, capsys: pytest.CaptureFi
     for path in ("/dev/urandom", str(fifo)):
         assert main([*argv, path]) == 2
         assert "not a regular file" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("argv", [["replay"], ["export", "egn"]])
+def test_a_read_that_fails_midway_names_the_file(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """/proc/self/mem is a regular file whose reads fail with an I/O error: the error names it."""
+    assert main([*argv, "/proc/self/mem"]) == 2
+    assert "cannot read /proc/self/mem: Input/output error" in capsys.readouterr().err
