@@ -129,10 +129,9 @@ def parse_value(decl: OptionDecl, text: str) -> Any:
             return False
         raise OptionError(f"option '{decl.name}' must be true or false, got '{text}'")
     if decl.type == "int":
-        try:
-            return decl.check(int(t))
-        except ValueError:
-            raise OptionError(f"option '{decl.name}' must be an integer, got '{text}'") from None
+        if not (t.isascii() and t.lstrip("-").isdigit() and len(t) <= 9):  # int() would read ٣ as 3
+            raise OptionError(f"option '{decl.name}' must be an integer, got '{text}'")
+        return decl.check(int(t))
     for v in decl.values:
         if key_of(v) == t:
             return v

@@ -94,3 +94,16 @@ def test_a_read_that_fails_midway_names_the_file(capsys: pytest.CaptureFixture[s
     """/proc/self/mem is a regular file whose reads fail with an I/O error: the error names it."""
     assert main([*argv, "/proc/self/mem"]) == 2
     assert "cannot read /proc/self/mem: Input/output error" in capsys.readouterr().err
+
+
+def test_an_integer_option_in_other_digits_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """int("٣") is 3: an option value typed in Arabic-Indic digits was taken silently."""
+    from cardspec.engine.options import parse_value
+    from cardspec.engine.spec import load
+
+    decls = load("bid-euchre").option_decls
+    name = next(n for n, d in decls.items() if d.type == "int")
+    with pytest.raises(Exception, match="must be an integer"):
+        parse_value(decls[name], "\u0663")
+    assert main(["simulate", "bid-euchre", "-n", "1", "--option", f"{name}=\u0663"]) == 2
+    assert "must be an integer" in capsys.readouterr().err
