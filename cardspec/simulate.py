@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any, Protocol, TypeVar
 
 from .engine.bulk import play_bulk, play_stepped
 from .engine.errors import CardspecError
@@ -31,6 +31,8 @@ from .engine.record import dumps, record_of
 from .engine.spec import load
 from .engine.state import State
 from .parallel import ordered
+
+T = TypeVar("T")
 
 CHUNK = 32
 """Matches a worker plays per task, at most; the output never depends on it."""
@@ -188,34 +190,32 @@ def run(game: Game, system: str, first_seed: int, n: int, bot: str, records_path
     the running totals. The file is opened before any match is played. A regular file (or a new one) is written
     under a temporary name beside it and renamed when every match is written: a run that stops (an engine error,
     a full disk, an interrupt) leaves a file that was there as it was. An ``OSError`` of the file names it."""
-    staged = records_path is not None and _stage(records_path)
-    target = f"{records_path}.{os.getpid()}.partial" if staged else records_path
-    try:
-        out = open_records(target, records_path.endswith(".gz")) if records_path and target else None
-    except OSError as exc:
-        raise _naming(exc, records_path) from None
+    out: Sink | None = None
+    staged, target = False, ""
+    if records_path is not None:
+        staged = _stage(records_path)
+        target = f"{records_path}.{os.getpid()}.partial" if staged else records_path
+        out = _named(records_path, open_records, target, records_path.endswith(".gz"))
     totals = Totals()
     done = False
     try:
         for r in results(game, system, first_seed, n, bot, out is not None, workers, backend, address, fast):
             totals.add(r)
             if out is not None and r[4] is not None:
-                out.write(r[4])
+                _named(records_path, out.write, r[4])
             if advance is not None:
                 advance()
         if out is not None:
-            out.close()
-        if staged and records_path and target:
-            os.replace(target, records_path)
+            _named(records_path, out.close)
+            if staged:
+                _named(records_path, os.replace, target, records_path)
         done = True
-    except OSError as exc:
-        raise _naming(exc, records_path) from None
     finally:
         if not done:
             if out is not None:
                 with contextlib.suppress(OSError):
                     out.close()
-            if staged and target:
+            if staged:
                 with contextlib.suppress(OSError):
                     os.unlink(target)
     return totals
@@ -232,10 +232,10 @@ def _stage(path: str) -> bool:
         return False
 
 
-def _naming(exc: OSError, path: str | None) -> OSError:
-    """``exc`` of writing the records, naming the records file (a full disk's error names no file)."""
-    if path is None:
-        return exc
-    if exc.filename is None or str(exc.filename) == path or str(exc.filename).startswith(f"{path}."):
-        return OSError(exc.errno, exc.strerror or str(exc), path)
-    return exc
+def _named(path: str | None, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, an I/O step of writing the records file at ``path``; its ``OSError`` names that file (a full
+    disk's names none, a temporary file's names the temporary one)."""
+    try:
+        return fn(*args)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), path) from None
