@@ -1,7 +1,7 @@
 """Register entries of BirdHead, source 002_29e942c63f1e9741.txt.
 
-One test per reading of each entry added by the clause-by-clause reading (won-tricks-face-down),
-named after the clause it reads. Expected values come from the text and the reading's own words,
+One test per reading of each entry added by the clause-by-clause reading (won-tricks-face-down,
+dealer-rotation), named after the clause it reads. Expected values come from the text and the reading's own words,
 not from engine output.
 
 Cards have no suits: a card is its rank and copy (``7#1`` ... ``7#5``). The deal is written as ranks;
@@ -86,3 +86,36 @@ def test_takes_the_trick_face_up_every_card_stays_in_view() -> None:
         assert [w["count"] for w in won] == [12, 0, 0, 0]
         assert sorted(int(c.split("#")[0]) for c in won[0]["cards_top_first"]) == FIRST_TRICK
         assert all(w["cards_top_first"] == [] for w in won[1:])
+
+
+# --- dealer-rotation: "Shuffle cards and deal 10 cards to each player as a hand." -----------------------------
+def _after_first_round(reading: str, seed: int = 4) -> tuple[int, int, int, list[int]]:
+    """The first round's dealer, the second round's dealer and start player, and the first round's scores, with
+    uniform random play (the first round is the same under both readings: same seed, same first dealer)."""
+    import random
+
+    st = Game.from_system(SYSTEM, {"dealer_rotation": reading}).new_initial_state(seed)
+    first = st.dealer
+    rng = random.Random(seed)
+    while not st.hand_results:
+        st.apply(rng.choice(st.legal_actions()))
+    return first, st.dealer, st.current_player(), list(st.hand_results[0]["scores"])
+
+
+def test_the_deal_passes_to_the_left() -> None:
+    """dealer_rotation=left (the decision): the second round is dealt by the player left of the first dealer."""
+    a = reading("dealer-rotation")
+    assert a.decision == "left" == str(load(SYSTEM).option_decls["dealer_rotation"].default)
+    assert not a.house_rule
+    first, second, _, _ = _after_first_round("left")
+    assert second == (first + 1) % 4
+
+
+def test_the_same_player_deals_every_round_and_the_start_player_does_not_change() -> None:
+    """dealer_rotation=none: the first dealer deals again; who starts the second round comes from the last loser
+    ("the last player in them"), so it is the same seat under both readings."""
+    first, second, start, scores = _after_first_round("none")
+    assert second == first
+    first_l, _, start_l, scores_l = _after_first_round("left")
+    assert (first_l, scores_l) == (first, scores)  # the same first round
+    assert start == start_l
