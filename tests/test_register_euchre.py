@@ -146,7 +146,8 @@ def test_the_new_entries_decide_the_text_and_are_no_house_rules() -> None:
     """Each new entry's decision is its option's default, and each is the text's own silence."""
     decls = load("euchre").option_decls
     for entry, option, readings in (("lone-hand-three-or-four", "lone_three_four", {"one", "two", "zero"}),
-                                    ("won-tricks-face-down", "won_tricks", {"face_down", "face_up"})):
+                                    ("won-tricks-face-down", "won_tricks", {"face_down", "face_up"}),
+                                    ("deal-packets", "deal_packets", {"twos_then_threes", "alternating"})):
         a = reading(entry)
         assert a.option == option and set(a.readings) == readings and not a.house_rule
         assert a.decision == str(decls[option].default)
@@ -253,3 +254,17 @@ def test_the_canadian_loner_binds_only_the_dealers_partner_ordering_up() -> None
     assert st.current_player() == 2
     st.apply_name("name S")
     assert sorted(st.legal_action_names()) == ["alone", "pass"]
+
+
+@pytest.mark.parametrize("packets, first, second", [
+    ("twos_then_threes", [0, 1, 8, 9, 10], [2, 3, 11, 12, 13]),
+    ("alternating", [0, 1, 10, 11, 12], [2, 3, 4, 13, 14])])
+def test_dealt_in_groups_of_2_and_3_each_reading(packets: str, first: list[int], second: list[int]) -> None:
+    """deal-packets: "usually done in groups of 2 and 3". Deck positions (top first) of the first two players'
+    cards: two to each then three (the first 0, 1 and, after 4 x 2, 8, 9, 10); or two, three, two, three and
+    then three, two, three, two (the first 0, 1 and, after 10 cards, 10, 11, 12; the second 2, 3, 4 and 13, 14).
+    The kitty takes the last four either way."""
+    g = Game.from_system("euchre", {"deal_packets": packets})
+    hands, piles = g.deal.deal(list(range(24)), [1, 2, 3, 0], 4)
+    assert sorted(g.deck.cards_of(hands[1])) == first and sorted(g.deck.cards_of(hands[2])) == second
+    assert sorted(piles["kitty"]) == [20, 21, 22, 23]

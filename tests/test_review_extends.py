@@ -82,7 +82,7 @@ def test_packets_that_overrun_the_hand_are_a_spec_error(tmp_path: Path) -> None:
         load(str(parent))
     e = info.value
     assert e.key == "deal.packets" and e.line == line_of(parent, "deal.packets")
-    assert "make 6 cards, not the hand size 5" in e.detail
+    assert "make 6 cards for the player 1 places left of the dealer, not the hand size 5" in e.detail
 
 
 @pytest.mark.parametrize("packets", ["[5]", "[1]", "[3, 2]", "[2, 3]", "[9]"])
@@ -111,3 +111,14 @@ def test_options_that_leave_no_pickup_pile_are_refused(capsys: pytest.CaptureFix
     assert "every round would end before anyone drew" in capsys.readouterr().err
     st = Game.from_system("hand-and-foot", {"players": 2, "extra_decks": 0}).new_initial_state(1)
     assert st.game.deck.size == 54  # two jokers beyond the 52 dealt: the pickup pile holds them
+
+
+def test_packets_round_the_table_must_fill_every_hand(tmp_path: Path) -> None:
+    """A round of dealing may give each player its own packet; every player's packets must still make up the
+    hand: ``[[2, 3], [3, 3]]`` deals the first player 2 + 3 but the second 3 + 3 (cut to 2)."""
+    parent, _child = family(tmp_path, "  packets: [2, 3]\n", "  packets: [[2, 3], [3, 3]]\n")
+    with pytest.raises(SpecError) as info:
+        load(str(parent))
+    assert "make 6 cards for the player 2 places left of the dealer" in info.value.detail
+    ok, _ = family(tmp_path, "  packets: [2, 3]\n", "  packets: [[2, 3], [3, 2]]\n")
+    assert load(str(ok)).data["deal"]["packets"] == [[2, 3], [3, 2]]

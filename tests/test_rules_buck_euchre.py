@@ -109,6 +109,18 @@ def test_deal_two_or_three_at_a_time_each_reading(packets: str, first: list[int]
     assert sorted(piles["kitty"]) == [20, 21, 22, 23]
 
 
+def test_deal_two_or_three_at_a_time_alternating_round_the_table() -> None:
+    """Ambiguity deal-packets, reading ``alternating``: the text does not say every player gets the same packet
+    in a round. Two to the first player (positions 0, 1), three to the second (2, 3, 4), two, three (the first
+    round: 10 cards); then three, two, three, two: the first player's 10, 11, 12, the second's 13, 14, the
+    third's 15, 16, 17, the fourth's 18, 19. Each has five."""
+    g = Game.from_system(SYSTEM, {"deal_packets": "alternating"})
+    hands, piles = g.deal.deal(list(range(24)), [1, 2, 3, 0], 4)
+    assert [sorted(g.deck.cards_of(hands[s])) for s in (1, 2, 3, 0)] == [
+        [0, 1, 10, 11, 12], [2, 3, 4, 13, 14], [5, 6, 15, 16, 17], [7, 8, 9, 18, 19]]
+    assert sorted(piles["kitty"]) == [20, 21, 22, 23]
+
+
 def test_everyone_starts_with_25_points() -> None:
     """"Everyone starts with 25 points"."""
     _, st = new_state([DEAL_S])

@@ -2,9 +2,11 @@
 
 Used by every system. Cards are dealt from the top of a shuffled deck, packet by
 packet (``[2, 3]``: two to each player, then three), starting left of the
-dealer; then the undealt piles take the next cards in the spec's order (a
-``rest`` pile takes what is left). Piles are stored bottom to top; records list
-them top first.
+dealer; a packet may differ from player to player round the table (``[[2, 3],
+[3, 2]]``: two to the first player, three to the next, and so on, then three,
+two, ...: Euchre's usual deal, buck-euchre's ``alternating`` reading). Then the
+undealt piles take the next cards in the spec's order (a ``rest`` pile takes
+what is left). Piles are stored bottom to top; records list them top first.
 """
 
 from __future__ import annotations
@@ -15,6 +17,15 @@ from typing import Any
 
 from ..cards import Card, CardMask, Deck
 from ..errors import Source, SpecError
+
+
+def packet(row: int | tuple[int, ...], place: int) -> int:
+    """The packet of one round of dealing for the player ``place`` places round the table from the first dealt.
+
+    >>> packet(3, 2), packet((2, 3), 0), packet((2, 3), 1), packet((2, 3), 2)
+    (3, 2, 3, 2)
+    """
+    return row if isinstance(row, int) else row[place % len(row)]
 
 
 @dataclass(frozen=True)
@@ -32,7 +43,9 @@ class DealRules:
     """Compiled deal clause."""
 
     hand_size: int
-    packets: tuple[int, ...]
+    packets: tuple[int | tuple[int, ...], ...]
+    """Each round of dealing: one packet for every player, or a packet for each player in dealing order (the
+    list cycled round the table); the rounds repeat until every hand is full."""
     piles: tuple[PileRule, ...]
     source: Source
     _layouts: dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], tuple[slice, ...]]] = field(
@@ -66,15 +79,19 @@ class DealRules:
         need = players * d["hand_size"] + sum(p.count for p in piles if p.count >= 0)
         if need > deck.size or (rests == 0 and need != deck.size):
             raise SpecError(f"the deal uses {need} cards but the deck has {deck.size}", file, key="deal")
-        size, packets, dealt = d["hand_size"], d["packets"], 0
-        for i in range(size):  # the packets in turn make up the hand exactly; only a first packet of the whole
-            if dealt >= size:  # hand or more is cut (the-card-game's whole_hand: [13] for hands of 3 to 13)
-                break
-            dealt += packets[i % len(packets)]
-        if dealt != size and packets[0] < size:
-            raise SpecError(f"the packets {list(packets)}, dealt in turn, make {dealt} cards, not the hand size {size}"
-                            ": the last packet would be cut short", file, key="deal.packets")
-        return DealRules(d["hand_size"], tuple(d["packets"]), piles, Source(**d["source"]))
+        size = d["hand_size"]
+        packets = tuple(p if isinstance(p, int) else tuple(p) for p in d["packets"])
+        for j in range(players + len(seat_piles or {})):  # each place round the table
+            dealt = 0
+            for i in range(size):  # the packets in turn make up the hand exactly; only a first packet of the whole
+                if dealt >= size:  # hand or more is cut (the-card-game's whole_hand: [13] for hands of 3 to 13)
+                    break
+                dealt += packet(packets[i % len(packets)], j)
+            if dealt != size and packet(packets[0], j) < size:
+                raise SpecError(f"the packets {d['packets']}, dealt in turn, make {dealt} cards for the player "
+                                f"{j + 1} places left of the dealer, not the hand size {size}: the last packet "
+                                "would be cut short", file, key="deal.packets")
+        return DealRules(size, packets, piles, Source(**d["source"]))
 
     def pile_sizes(self, deck_size: int, seats: int) -> dict[str, int]:
         """Size of each pile right after a deal to ``seats`` players."""
@@ -95,10 +112,10 @@ class DealRules:
         have = [0] * nseats
         pos = i = 0
         while any(v < self.hand_size for v in have):
-            p = self.packets[i % len(self.packets)]
+            row = self.packets[i % len(self.packets)]
             i += 1
             for s in range(nseats):
-                k = min(p, self.hand_size - have[s])
+                k = min(packet(row, s), self.hand_size - have[s])
                 positions[s].extend(range(pos, pos + k))
                 have[s] = have[s] + k
                 pos += k
