@@ -237,5 +237,7 @@ def _named(path: str | None, fn: Callable[..., T], *args: Any) -> T:
     disk's names none, a temporary file's names the temporary one)."""
     try:
         return fn(*args)
+    except BrokenPipeError:
+        raise  # a reader that stopped (``| head``): the command line ends quietly
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror or str(exc), path) from None

@@ -142,9 +142,9 @@ SPEC_CASES: list[tuple[str, str, str, str | None, tuple[str, ...]]] = [
      ("'five'", "integer")),
     ("bool-for-int", edited("hand_size: 5", "hand_size: yes"), "hand_size", "deal.hand_size",
      ("True", "integer")),
-    ("bad-indentation", edited("  packets: [2, 3]", "    packets: [2, 3]"), "packets", None,
+    ("bad-indentation", edited("  undealt:\n", "    undealt:\n"), "    undealt:", None,
      ("malformed YAML",)),
-    ("tab-indentation", edited("  packets: [2, 3]", "\tpackets: [2, 3]"), "packets", None,
+    ("tab-indentation", edited("  undealt:\n", "\tundealt:\n"), "\tundealt:", None,
      ("malformed YAML",)),
     ("duplicate-key", edited("title:", "id: euchre-again\ntitle:"), "id: euchre-again", "id",
      ("duplicate key",)),
@@ -187,9 +187,9 @@ def test_bad_spec_names_line_and_key(tmp_path: Path, name: str, text: str, needl
 
 
 def test_unclosed_bracket_names_the_line_it_opened_on(tmp_path: Path) -> None:
-    text = edited("packets: [2, 3]", "packets: [2, 3")
+    text = edited('plain: ["9", "10", "J", "Q", "K", "A"]', 'plain: ["9", "10", "J", "Q", "K", "A"')
     exc = spec_error(write(tmp_path, "bracket.yaml", text))
-    opened = line_of(text, "packets: [2, 3")
+    opened = line_of(text, 'plain: ["9", "10", "J", "Q", "K", "A"')
     assert "malformed YAML" in exc.detail
     # The parser notices at the next line; the message also names the line the bracket opened on.
     assert exc.line == opened + 1 and f"line {opened}" in exc.detail, str(exc)

@@ -34,6 +34,9 @@ def family(tmp_path: Path, old: str, new: str) -> tuple[Path, Path]:
     return parent, child
 
 
+PACKETS = "  packets: {$option: deal_packets, map: {twos_then_threes: [2, 3], alternating: [[2, 3], [3, 2]]}}\n"
+"""The bundled euchre's deal packets (an option: deal-packets)."""
+
 GAP = ("        - when: {maker: false, tricks: [3, 5]}\n          then: 2\n",
        "        - when: {maker: false, tricks: [4, 5]}\n          then: 2\n")
 
@@ -77,7 +80,7 @@ def test_a_host_round_the_host_lacks_is_a_spec_error_naming_the_parents_line(
 
 
 def test_packets_that_overrun_the_hand_are_a_spec_error(tmp_path: Path) -> None:
-    parent, _child = family(tmp_path, "  packets: [2, 3]\n", "  packets: [2, 4]\n")
+    parent, _child = family(tmp_path, PACKETS, "  packets: [2, 4]\n")
     with pytest.raises(SpecError) as info:
         load(str(parent))
     e = info.value
@@ -87,7 +90,7 @@ def test_packets_that_overrun_the_hand_are_a_spec_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("packets", ["[5]", "[1]", "[3, 2]", "[2, 3]", "[9]"])
 def test_packets_that_make_up_the_hand_or_deal_it_whole_are_accepted(tmp_path: Path, packets: str) -> None:
-    parent, _child = family(tmp_path, "  packets: [2, 3]\n", f"  packets: {packets}\n")
+    parent, _child = family(tmp_path, PACKETS, f"  packets: {packets}\n")
     assert load(str(parent)).data["deal"]["packets"] == [int(x) for x in packets.strip("[]").split(",")]
 
 
@@ -116,9 +119,9 @@ def test_options_that_leave_no_pickup_pile_are_refused(capsys: pytest.CaptureFix
 def test_packets_round_the_table_must_fill_every_hand(tmp_path: Path) -> None:
     """A round of dealing may give each player its own packet; every player's packets must still make up the
     hand: ``[[2, 3], [3, 3]]`` deals the first player 2 + 3 but the second 3 + 3 (cut to 2)."""
-    parent, _child = family(tmp_path, "  packets: [2, 3]\n", "  packets: [[2, 3], [3, 3]]\n")
+    parent, _child = family(tmp_path, PACKETS, "  packets: [[2, 3], [3, 3]]\n")
     with pytest.raises(SpecError) as info:
         load(str(parent))
     assert "make 6 cards for the player 2 places left of the dealer" in info.value.detail
-    ok, _ = family(tmp_path, "  packets: [2, 3]\n", "  packets: [[2, 3], [3, 2]]\n")
+    ok, _ = family(tmp_path, PACKETS, "  packets: [[2, 3], [3, 2]]\n")
     assert load(str(ok)).data["deal"]["packets"] == [[2, 3], [3, 2]]
