@@ -52,7 +52,7 @@ from .loader import (
     unexpected_key,
 )
 from .state import State
-from .unseen import UNSEEN, Unseen, in_hand
+from .unseen import UNCHECKED, UNSEEN, Unseen, in_hand
 
 FORMAT = "cardspec-record/1"
 MAX_RECORD_BYTES = 1_000_000  # real records are about 15 KB; a hostile line of tiny containers
@@ -482,6 +482,9 @@ def _step_with_unseen(st: State, text: str, i: int, hidden_steps: dict[int, str]
     when the hand is over, the notes on what it could not check join ``notes``."""
     g = st.game
     unseen = st.unseen
+    if unseen is not None and unseen.cards:
+        unseen.check_turned(st, st.first_hand)
+    done = len(st.hand_results)
     if _names_unseen(text):  # an action whose card is unseen (the deal may show every card)
         if unseen is None:
             unseen = st.unseen = Unseen(set(), {}, hand=st.hand_no)
@@ -491,6 +494,13 @@ def _step_with_unseen(st: State, text: str, i: int, hidden_steps: dict[int, str]
         st.apply(g.parse_action(text))
     else:
         unseen.play(st, g.parse_action(text), i, g.action_name)
+    if unseen is not None and len(st.hand_results) > done:  # a hand ended: what its unseen cards leave unchecked
+        if unseen.cards or unseen.unchecked_totals:
+            unseen.results_unchecked(st)
+        if unseen.unchecked_totals and st.unseen is not unseen and not st.is_terminal():  # carried to the next hand
+            if st.unseen is None:
+                st.unseen = Unseen(set(), {}, hand=st.hand_no)
+            st.unseen.unchecked_totals = True
     if st.unseen is not unseen and unseen is not None:
         unseen.ended()
         notes.extend(unseen.notes)
@@ -536,8 +546,10 @@ def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, re
                                   f"{len(st.hand_results)}", path="results.hands")
             return done
         got, want = st.hand_results[done], hands[done]
+        skip = got.get(UNCHECKED, ())  # fields the unseen cards leave open (a partial record)
         for k in RESULT_FIELDS:
-            if k in want and want[k] != got.get(k) and not (k == "melds" and _same_sets(want[k], got.get(k))):
+            if k in want and k not in skip and want[k] != got.get(k) and \
+                    not (k == "melds" and _same_sets(want[k], got.get(k))):
                 _check_shape(st, k, want[k], got, done, index)
                 msg, src = _disagreement(st, k, want[k], got, rec, index)
                 raise RecordError(f"{msg} (hand {got['hand']}, ended at action {index})",

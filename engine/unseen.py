@@ -19,7 +19,19 @@ order), but no check reads a stand-in:
   place (a matching of cards to places; :func:`_matching`); when no placement is left, the play
   that made it so is rejected;
 * an action with an unseen card (``discard ?``) is legal when some card the seat may hold makes it
-  legal; afterwards any of those cards may be the one that went.
+  legal; afterwards any of those cards may be the one that went;
+* a move of a seat holding unseen cards is legal when some placement of them makes it legal: the one the
+  stand-ins are in, else (where a card held only forbids, ``Component.held_cards_forbid``: follow suit) the
+  placement keeping out of the hand the cards that alone forbid it, else (a hand laid out whole, a count of
+  cards kept) each other unseen card brought in and placements at random; a move legal on the known cards that
+  no placement tried allows is carried out on them and noted, not refused;
+* what the engine decides from a hand holding unseen cards (an instant win on its value) is not decided on the
+  stand-ins (:meth:`Unseen.undecided`): play goes on, and a note says so;
+* a card the rules turn face up for every player (a phase's ``turned_up``) is in every faithful log: a deal
+  that writes it ``?`` is malformed (:meth:`Unseen.check_turned`);
+* a result field of a hand that comes out otherwise when the hand is played again on other deals of the
+  unseen cards, or that names one, is not checked (:meth:`Unseen.results_unchecked`), nor are the running
+  totals after a score not checked.
 
 What stays unchecked is listed (:attr:`Unseen.notes`): that a seat holding unseen cards followed
 suit when it could have (only its known cards and show-outs say so), and results that depend on
@@ -28,19 +40,23 @@ where unseen cards lie. Used by :func:`cardspec.engine.record.replay`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import Card
-from .errors import CardspecError, RecordError, Source
+from .errors import CardspecError, MalformedRecordError, RecordError, Source
 
 if TYPE_CHECKING:
     from .state import State
 
 UNSEEN = "?"
 """How a record writes a card it does not show."""
+UNCHECKED = "unchecked"
+"""The key of a hand's result (in ``State.hand_results``, never written to a record) that lists the fields its
+unseen cards leave unchecked (:meth:`Unseen.results_unchecked`): replay does not compare them."""
 
 
 def in_hand(st: State, index: int) -> str:
@@ -78,10 +94,41 @@ class Unseen:
     at: dict[Place, int] | None = field(default=None, repr=False, compare=False)
     """:func:`_places` of the unseen cards when last asked, kept while they stay there (most moves leave them
     where they are); None when the cards have changed."""
+    dealt: dict[Card, Place] = field(default_factory=dict)
+    """Where the deal put each unseen card (for a message naming the deal's list)."""
+    unchecked_totals: bool = False
+    """A result of an earlier hand depended on unseen cards: the running totals are not checked."""
+    replay_from: State | None = field(default=None, repr=False, compare=False)
+    """The state when the hand's first action with unseen cards about was judged, its cards exchanged as the
+    stand-ins were since (:func:`_realise`): the deal the play agrees with, from there on; the actions from
+    :attr:`start_at` on replay from it."""
+    start_at: int = 0
+    before: State | None = field(default=None, repr=False, compare=False)
+    """The state before the last action was carried out (its cards placed): should it end the hand, the
+    placements of the unseen cards are tried on it (:meth:`results_unchecked`)."""
 
     def copy(self) -> Unseen:
         return Unseen(set(self.cards), {c: set(p) for c, p in self.allowed.items()}, dict(self.why_not),
-                      list(self.notes), self.hand)
+                      list(self.notes), self.hand, dealt=self.dealt, unchecked_totals=self.unchecked_totals)
+
+    def check_turned(self, st: State, first: int) -> None:
+        """Refuse a deal that writes ``?`` for a card the rules turn face up for every player (a phase's
+        ``turned_up`` cards, :meth:`Component.public_view`): a log shows it, so a record must name it (judged
+        on it, the engine would have to guess it, and what follows would rest on the guess).
+        ``first`` is the index of the deal's first hand."""
+        if not self.cards:
+            return
+        by_name = st.game.deck.by_name
+        for ph in st.game.phases:
+            for n in ph.public_view(st).get("turned_up") or ():
+                c = by_name.get(n)
+                if c is not None and c in self.cards and c in self.dealt:  # a card the deal wrote '?'
+                    zid, seat = self.dealt[c]
+                    at = f"deals.{st.hand_no - first}." + (f"piles.{zid}" if seat < 0 else f"hands.{seat}")
+                    raise MalformedRecordError(
+                        f"the turned card is shown to every player, so a log must name it, not "
+                        f"'{UNSEEN}' (hand {st.hand_no}, the '{ph.id}' phase turns it up)", path=at,
+                        source=ph.source)
 
     @staticmethod
     def start(st: State, stand_ins: list[Card]) -> Unseen | None:
@@ -90,50 +137,125 @@ class Unseen:
             return None
         where = locate(st, stand_ins)
         places = {where[c] for c in stand_ins}
-        u = Unseen(set(stand_ins), {c: set(places) for c in stand_ins}, hand=st.hand_no)
+        u = Unseen(set(stand_ins), {c: set(places) for c in stand_ins}, hand=st.hand_no,
+                   dealt={c: where[c] for c in stand_ins})
         counts: dict[Place, int] = {}
         for c in stand_ins:
             counts[where[c]] = counts.get(where[c], 0) + 1
         u.notes.append(f"hand {st.hand_no}: {len(stand_ins)} cards never shown in the deal (" + ", ".join(
-            f"{n} in {_place_name(p)}" for p, n in sorted(counts.items())) + "); a seat holding unseen "
-            "cards was held to its known cards and its show-outs")
+            f"{n} in {_place_name(p)}" for p, n in sorted(counts.items())) + "); a move of a seat holding unseen "
+            "cards was judged on a placement of them that allows it, and its show-outs kept")
         return u
 
     # --- the replay's hooks ---------------------------------------------------------
     def play(self, st: State, a: Action, index: int, name: Callable[[Action], str]) -> None:
-        """Carry out ``a`` for the seat to act, judged on its known cards: the unseen cards it shows
-        are placed first, and afterwards the unseen cards its legality rules out leave the seat's places."""
+        """Carry out ``a`` for the seat to act: legal when some placement of the unseen cards makes it legal.
+        The unseen cards it shows are placed first; then the seat's hand is judged as it stands (the stand-ins
+        in it), else on a placement the play itself asks for (:meth:`_judge`); afterwards the unseen cards that
+        would have made it illegal leave the seat's places (show-outs)."""
         seat = st.cur
         mine: Place = ("hand", seat)
+        self._snapshot(st)
         for c in st.game.codec.cards(a):
             if c in self.cards:
                 self._pin(st, c, mine, index, name(a))
         before = self._where(st)
         hidden = before.get(mine, 0)  # the unseen cards in the seat's hand (a hand names its cards first)
         hand = st.hand_no
-        if hidden:
-            known = st.hands[seat] & ~hidden
-            if self._legal_with(st, seat, known, a):
-                shown = False
-                for c in sorted(self.cards):
-                    if mine in self.allowed[c] and not self._legal_with(st, seat, known | 1 << c, a):
-                        self.allowed[c].discard(mine)
-                        self.why_not[(c, mine)] = Exclusion(index, name(a), self._clause(st, seat, known | 1 << c, a))
-                        shown = True
-                if shown and _matching(self, _cards_at(before)) is None:
-                    src = next((e.source for e in self.why_not.values() if e.index == index), None)
-                    raise RecordError(
-                        f"'{name(a)}' is illegal: it is legal only if seat {seat} held none of the unseen cards "
-                        f"it rules out, and they cannot all lie elsewhere, so seat {seat} held one ("
-                        f"{in_hand(st, index)})", index=index, source=src)
-            st.hands[seat] = known
-        try:
+        if hidden and self._judge(st, seat, a, index, name(a)):  # no placement found: judged on the known cards
+            before = self._where(st)
+            hidden = before.get(mine, 0)
+            self.before = _before(st)
+            st.hands[seat] = st.hands[seat] & ~hidden
+            try:
+                st.apply(a)
+            finally:
+                if st.hand_no == hand:
+                    st.hands[seat] = st.hands[seat] | hidden
+        else:
+            before = self._where(st)
+            self.before = _before(st)
             st.apply(a)
-        finally:
-            if st.hand_no == hand:
-                st.hands[seat] = st.hands[seat] | hidden
         if st.hand_no == hand:
             self._settle(st, before)
+
+    def _judge(self, st: State, seat: int, a: Action, index: int, action: str) -> bool:
+        """Put the unseen cards where ``a`` is legal, if some placement tried makes it so, and rule out of the
+        seat's hand the unseen cards that would make it illegal; True when none tried does, but ``a`` is legal
+        on the seat's known cards (it is then carried out on them, and a note says it was not checked).
+
+        Where a card held can only forbid a play (``held_cards_forbid``: follow suit), the play is legal exactly
+        when the seat's hand may hold none of the unseen cards that alone forbid it: that is decided. Elsewhere
+        (a hand that must be laid out whole, a count of cards kept) the placements tried are the one the cards
+        lie in, each one other unseen card brought in, and some at random; a play none of them allows is judged
+        on the known cards when it is legal on them (unchecked), else refused."""
+        mine: Place = ("hand", seat)
+        where = _cards_at(self._where(st))
+        hidden = [c for c, p in where.items() if p == mine]
+        known = st.hands[seat]
+        for c in hidden:
+            known &= ~(1 << c)
+        others = [c for c in sorted(self.cards) if where[c] != mine and mine in self.allowed[c]]
+        if st.can_apply(a):  # legal as the cards lie: a card kept out is one that, in any stand-in's place, forbids it
+            full = st.hands[seat]
+            for c in others:
+                if not any(self._legal_with(st, seat, full & ~(1 << s) | 1 << c, a) for s in hidden):
+                    self._rule_out(st, seat, c, full & ~(1 << hidden[0]) | 1 << c, a, index, action)
+            return False
+        on_known = self._legal_with(st, seat, known, a)
+        if on_known and st.comp.held_cards_forbid:  # the cards that forbid it alone leave the hand
+            for c in sorted(self.cards):
+                if mine in self.allowed[c] and not self._legal_with(st, seat, known | 1 << c, a):
+                    self._rule_out(st, seat, c, known | 1 << c, a, index, action)
+            m = _matching(self, where)
+            if m is None:
+                src = next((e.source for e in self.why_not.values() if e.index == index), None)
+                raise RecordError(
+                    f"'{action}' is illegal: it is legal only if seat {seat} held none of the unseen cards "
+                    f"it rules out, and they cannot all lie elsewhere, so seat {seat} held one ("
+                    f"{in_hand(st, index)})", index=index, source=src)
+            self._place(st, m, where)
+            if st.can_apply(a):
+                return False
+        else:
+            for c in others:  # a card the play may need: one other unseen card brought into the hand
+                keep = self.allowed[c]
+                self.allowed[c] = {mine}
+                m = _matching(self, where)
+                self.allowed[c] = keep
+                if m is not None and self._legal_with(st, seat, _in(m, mine, known), a):
+                    self._place(st, m, where)
+                    return False
+            rng = random.Random(index)
+            for _ in range(_SEARCH if others else 0):  # the hand's unseen cards at random
+                m = _matching(self, where, rng)
+                if m is None:
+                    break
+                if self._legal_with(st, seat, _in(m, mine, known), a):
+                    self._place(st, m, where)
+                    return False
+        if on_known:  # legal on the known cards, and on no placement tried: carried out on them, unchecked
+            self.notes.append(f"hand {st.hand_no}: action {index - st.hand_start} of the hand ('{action}') is legal "
+                              f"on seat {seat}'s known cards, but no placement of its unseen cards tried allows it; "
+                              "it was carried out on the known cards, not checked")
+            return True
+        return False  # illegal on every placement tried: the engine says why
+
+    def _snapshot(self, st: State) -> None:
+        """Keep :attr:`replay_from` at the hand's first action judged here."""
+        if self.replay_from is None:
+            self.replay_from, self.start_at = st.copy(), len(st.history)
+
+    def _rule_out(self, st: State, seat: int, c: Card, hand: int, a: Action, index: int, action: str) -> None:
+        """Unseen card ``c`` is not in the seat's hand: with it there, ``a`` (legal) would not be."""
+        mine: Place = ("hand", seat)
+        self.allowed[c].discard(mine)
+        self.why_not[(c, mine)] = Exclusion(index, action, self._clause(st, seat, hand, a))
+
+    def _place(self, st: State, m: dict[Card, Place], where: dict[Card, Place]) -> None:
+        """Move the stand-ins to the placement ``m``."""
+        _realise(st, m, dict(where), self.replay_from)
+        self.at = None
 
     def play_hidden(self, st: State, word: str, index: int) -> None:
         """An action whose card is unseen (``discard ?``): legal when some card the seat may hold makes it
@@ -142,6 +264,7 @@ class Unseen:
         seat = st.cur
         mine: Place = ("hand", seat)
         names = g.deck.names
+        self._snapshot(st)
         cands: list[tuple[Card, Action]] = []
         for c in g.deck.cards_of(st.hands[seat]):
             try:
@@ -163,6 +286,7 @@ class Unseen:
                 self.at = None
         before = self._where(st)
         hand = st.hand_no
+        self.before = _before(st)
         st.apply(a)
         if st.hand_no != hand:
             return
@@ -177,8 +301,43 @@ class Unseen:
     def ended(self) -> None:
         """The hand is over; say what stayed unseen."""
         if self.cards:
-            self.notes.append(f"hand {self.hand}: {len(self.cards)} cards stayed unseen; a result that "
-                              "depends on where they lie was worked from one placement consistent with every play")
+            self.notes.append(f"hand {self.hand}: {len(self.cards)} cards stayed unseen; a result found to depend "
+                              "on where they lie (the hand played again on other deals of them) was not checked")
+
+    def results_unchecked(self, st: State) -> None:
+        """The hand ended with unseen cards: the fields of its result that another placement of them gives
+        otherwise (the hand's last action played again from :attr:`before`, the unseen cards placed at random
+        where they may lie), and those that name a card left unseen (a set laid out of unseen cards), are not
+        checked: they are listed under the result's :data:`UNCHECKED` key, which replay skips, and a note says
+        so. A score not checked leaves the running totals unchecked from here on."""
+        r = st.hand_results[-1]
+        differ: set[str] = set()
+        if self.cards and self.before is not None and self.before.unseen is not None:
+            differ = _differ(self.before, self.before.unseen, st)
+        if self.cards and self.replay_from is not None:
+            differ |= _differ_played(self.replay_from, self.start_at, self.cards, st)
+        names = st.game.deck.names
+        unseen = {names[c] for c in self.cards}
+        differ.update(k for k, v in r.items() if k != "facts" and _names_any(v, unseen))  # a card left unseen
+        if self.unchecked_totals or "scores" in differ:
+            differ.add("totals")
+        if not differ:
+            return
+        r[UNCHECKED] = sorted(k for k in differ if k in r)  # replay() does not compare these
+        self.unchecked_totals = self.unchecked_totals or "totals" in differ
+        self.notes.append(f"hand {r.get('hand', self.hand)}: {', '.join(sorted(differ))} depend on where the unseen "
+                          "cards lie (or on an earlier hand's that did), and were not checked")
+
+    def undecided(self, st: State, seat: int, what: str) -> bool:
+        """Whether the seat's hand holds unseen cards, so that what its cards decide (``what``: an instant win
+        on the value of a hand) cannot be told; a component then lets play go on, and a note says so."""
+        held = st.hands[seat]
+        if not any(held >> c & 1 for c in self.cards):
+            return False
+        note = f"hand {st.hand_no}: {what} on seat {seat}'s cards, some unseen, was not checked (play went on)"
+        if note not in self.notes:
+            self.notes.append(note)
+        return True
 
     # --- internals ------------------------------------------------------------------
     def _where(self, st: State) -> dict[Place, int]:
@@ -232,7 +391,7 @@ class Unseen:
             raise RecordError(
                 f"'{action}' is illegal: with {st.game.deck.names[c]} in seat {place[1]}'s hand the unseen cards "
                 f"cannot be placed as the earlier plays require ({in_hand(st, index)})", index=index, source=src)
-        _realise(st, m, where)
+        _realise(st, m, where, self.replay_from)
         self.cards.discard(c)
         del self.allowed[c]
         del m[c]
@@ -253,6 +412,86 @@ class Unseen:
         if any(ps != {p} for p, ps in went.items()):
             for c in self.cards:
                 self.allowed[c] = {q for p in self.allowed[c] for q in went.get(p, {p})}
+
+
+_SEARCH = 200
+"""Placements at random tried for a play no simpler placement allows (:meth:`Unseen._judge`)."""
+_TRIES = 12
+"""Placements of the unseen cards tried (at random) when a hand's result is looked at
+(:meth:`Unseen.results_unchecked`)."""
+_DEALS = 8
+"""Deals of the unseen cards at random the hand is played again on (:func:`_differ_played`)."""
+def _before(st: State) -> State | None:
+    """A copy of ``st`` to try the results on, should the action about to be carried out end the hand: only in
+    the hand's last phase (a hand thrown in earlier scores nothing)."""
+    return st.copy() if st.phase == len(st.game.phases) - 1 else None
+
+
+def _differ(pre: State, u: Unseen, st: State) -> set[str]:
+    """The fields of the last hand's result in ``st`` that come out otherwise when its last action is played
+    from ``pre`` (the state before it, ``u`` its unseen cards) with the unseen cards placed at random."""
+    r = st.hand_results[-1]
+    a = st.history[-1][1]
+    rng = random.Random(r.get("hand", 0))
+    where = _cards_at(_places(pre, u._mask()))
+    out: set[str] = set()
+    for _ in range(_TRIES):
+        m = _matching(u, where, rng)
+        if m is None:
+            break
+        trial = pre.copy()
+        _realise(trial, m, dict(where))
+        try:
+            trial.apply(a)
+        except CardspecError:
+            continue
+        if len(trial.hand_results) == len(st.hand_results):
+            alt = trial.hand_results[-1]
+            out.update(k for k, v in r.items() if k not in ("facts", UNCHECKED) and alt.get(k) != v)
+    return out
+
+
+def _differ_played(start: State, at: int, cards: set[Card], st: State) -> set[str]:
+    """The fields of the last hand's result in ``st`` that come out otherwise when the hand's actions from
+    ``at`` on are played again from ``start`` with the unseen ``cards`` dealt otherwise, at random (a deal on
+    which an action is illegal is dropped)."""
+    r = st.hand_results[-1]
+    rng = random.Random(r.get("hand", 0))
+    steps = [a for _, a, _ in st.history[at:]]
+    dealt = start.unseen.cards if start.unseen is not None else set()
+    order = sorted(cards & dealt)  # the cards unseen then and still (not a known card an unseen discard may be)
+    out: set[str] = set()
+    for _ in range(_DEALS):
+        other = rng.sample(order, len(order))
+        trial = start.copy()
+        trial.unseen = None
+        _rename(trial, dict(zip(order, other, strict=True)))
+        try:
+            for a in steps:
+                trial.apply(a)
+        except (CardspecError, LookupError, ValueError):  # a deal the play cannot be carried out on
+            continue
+        if len(trial.hand_results) == len(st.hand_results):
+            alt = trial.hand_results[-1]
+            out.update(k for k, v in r.items() if k not in ("facts", UNCHECKED) and alt.get(k) != v)
+    return out
+
+
+def _names_any(v: Any, names: set[str]) -> bool:
+    """Whether a result's value names one of the cards ``names`` (a string, or one in nested lists)."""
+    if isinstance(v, str):
+        return v in names
+    if isinstance(v, list):
+        return any(_names_any(x, names) for x in v)
+    return False
+
+
+def _in(m: dict[Card, Place], place: Place, known: int) -> int:
+    """The hand ``known`` with the unseen cards placement ``m`` puts in ``place``."""
+    for c, p in m.items():
+        if p == place:
+            known |= 1 << c
+    return known
 
 
 def _place_name(p: Place) -> str:
@@ -349,15 +588,25 @@ def _cards_at(places: dict[Place, int]) -> dict[Card, Place]:
     return out
 
 
-def _matching(u: Unseen, where: dict[Card, Place]) -> dict[Card, Place] | None:
+def _matching(u: Unseen, where: dict[Card, Place], rng: random.Random | None = None) -> dict[Card, Place] | None:
     """A placement of every unseen card in an allowed place, each place keeping as many unseen cards as it
-    holds now; None when there is none (augmenting paths over the places' slots)."""
+    holds now; None when there is none (augmenting paths over the places' slots). With ``rng``, one of the
+    placements at random (the cards, the places and each place's slots taken in a random order)."""
     cap: dict[Place, int] = {}
     for c in u.cards:
         cap[where[c]] = cap.get(where[c], 0) + 1
     slots = [p for p in sorted(cap) for _ in range(cap[p])]
     owner: list[Card | None] = [None] * len(slots)
     spans = [(p, range(slots.index(p), slots.index(p) + cap[p])) for p in sorted(cap)]  # each place's slots
+    if rng is not None:
+        shuffled = [(p, rng.sample(list(span), len(span))) for p, span in spans]
+        rng.shuffle(shuffled)
+        order = sorted(u.cards)
+        rng.shuffle(order)
+        for c in order:
+            if not _augment(u, c, shuffled, owner, set()):
+                return None
+        return {c: slots[i] for i, c in enumerate(owner) if c is not None}
 
     def augment(c: Card, seen: set[int]) -> bool:
         allowed = u.allowed[c]
@@ -378,15 +627,55 @@ def _matching(u: Unseen, where: dict[Card, Place]) -> dict[Card, Place] | None:
     return {c: slots[i] for i, c in enumerate(owner) if c is not None}
 
 
-def _realise(st: State, m: dict[Card, Place], where: dict[Card, Place]) -> None:
+def _augment(u: Unseen, c: Card, spans: list[tuple[Place, list[int]]], owner: list[Card | None], seen: set[int]
+             ) -> bool:
+    """:func:`_matching`'s augmenting path from card ``c``, over the slots in the order ``spans`` gives."""
+    allowed = u.allowed[c]
+    for p, span in spans:
+        if p in allowed:
+            for i in span:
+                if i not in seen:
+                    seen.add(i)
+                    o = owner[i]
+                    if o is None or _augment(u, o, spans, owner, seen):
+                        owner[i] = c
+                        return True
+    return False
+
+
+def _realise(st: State, m: dict[Card, Place], where: dict[Card, Place], dealt: State | None = None) -> None:
     """Move stand-ins so that each unseen card lies in its place in ``m`` (swaps of two cards); ``where`` is where
-    each card lies now, and is kept up to date."""
+    each card lies now, and is kept up to date. Each swap also exchanges the two cards in ``dealt`` (the hand's
+    state when its first unseen card was judged: :attr:`Unseen.replay_from`), which so stays the deal the play agrees
+    with."""
     for c in sorted(m):
         while where[c] != m[c]:  # each swap puts one card in its place for good
             p = m[c]
             other = next(d for d in sorted(m) if where[d] == p and m[d] != p)
             _swap(st, c, where[c], other, p)
+            if dealt is not None:
+                _rename(dealt, {c: other, other: c})
             where[c], where[other] = p, where[c]
+
+
+def _rename(st: State, to: dict[Card, Card]) -> None:
+    """Put card ``to[c]`` wherever card ``c`` lies in ``st``'s hands and piles (``to`` a permutation)."""
+    mask = 0
+    for c in to:
+        mask |= 1 << c
+    for masks in (st.hands, *st.seat_piles.values()):
+        for s, held in enumerate(masks):
+            hit = held & mask
+            if hit:
+                new = held & ~mask
+                for c, d in to.items():
+                    if hit >> c & 1:
+                        new |= 1 << d
+                masks[s] = new
+    for pile in st.piles.values():
+        for i, c in enumerate(pile):
+            if mask >> c & 1:
+                pile[i] = to[c]
 
 
 def _swap(st: State, a: Card, pa: Place, b: Card, pb: Place) -> None:

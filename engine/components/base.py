@@ -206,6 +206,11 @@ class Component:
     settles_contract = False
     """Whether this component writes the hand's contract (``State.contract``: trump, maker, declarations)."""
 
+    held_cards_forbid = False
+    """Whether a card held can only forbid an action of this phase, never allow one (follow suit: a card of the
+    suit led forbids another suit): then a play legal on a seat's known cards is legal with its unseen cards
+    exactly when none of them alone forbids it, and a play no placement allows is told (:mod:`.unseen`)."""
+
     def tallies(self) -> list[str]:
         """The public per-seat counts this component keeps in ``State.tally`` (``tricks``: tricks won).
 

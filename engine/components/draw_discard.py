@@ -521,13 +521,15 @@ class DrawDiscard(Component):
         ms.buy_for = -1
         if self.check_after_deal and self.instant_units is not None and any(
                 st.active[s] and self.hv.value(st.hands[s]) == self.instant_units
+                and (st.unseen is None or not st.unseen.undecided(st, s, "an instant win"))
                 for s in range(len(st.hands))):
             self._end(st, "instant")
             return
         self._begin_turn(st, st.next_seat(st.dealer))
 
     def _end_turn(self, st: State, seat: int, knocked: bool) -> None:
-        if self.instant_units is not None and self.hv.value(st.hands[seat]) == self.instant_units:
+        if self.instant_units is not None and self.hv.value(st.hands[seat]) == self.instant_units and (
+                st.unseen is None or not st.unseen.undecided(st, seat, "an instant win")):  # not on a guessed card
             self._end(st, "instant")
             return
         ms = self._ms(st)

@@ -128,6 +128,7 @@ class Tricks(CheckingDoer):
     """Trick play."""
 
     kind: ClassVar[str] = "tricks"
+    held_cards_forbid = True  # follow suit (and trump or head the trick) bind through the cards held
 
     def __init__(self, d: Mapping[str, Any], key: str, file: str) -> None:
         super().__init__(d, key, file)
