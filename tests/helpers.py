@@ -90,3 +90,28 @@ def score_captures(g: Game, maker: int, won: dict[int, tuple[str, ...]], nil: in
     if controller is not None:
         st.controller = controller
     return g.scoring.score(st)[0]
+
+
+def assert_won_tricks_seen(st: State, counts: list[int], taken: dict[int, list[str]] | None) -> None:
+    """Every seat's view of the ``won`` zone (register entry won-tricks-face-down): each seat's count of cards
+    taken is ``counts`` to every viewer; with ``taken`` None (face down) no card taken is shown to anyone, not
+    even the taker; else (face up) every viewer sees exactly the cards ``taken`` lists per seat."""
+    for viewer in range(len(counts)):
+        won = st.observation(viewer)["zones"]["won"]
+        assert [w["count"] for w in won] == counts, viewer
+        if taken is None:
+            assert all("cards_top_first" not in w for w in won), viewer
+        else:
+            assert [sorted(w["cards_top_first"]) for w in won] == \
+                [sorted(taken.get(s, [])) for s in range(len(counts))], viewer
+
+
+def assert_won_tricks_entry(system: str) -> None:
+    """The won-tricks-face-down entry: option won_tricks, both readings, the text's own silence (no house
+    rule), decided face down, its option's default."""
+    from cardspec.engine.spec import load
+
+    spec = load(system)
+    a = next(e for e in spec.ambiguities if e.id == "won-tricks-face-down")
+    assert a.option == "won_tricks" and set(a.readings) == {"face_down", "face_up"} and not a.house_rule
+    assert a.decision == "face_down" == str(spec.option_decls["won_tricks"].default)

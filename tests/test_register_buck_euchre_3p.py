@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import act, trick
+from helpers import act, assert_won_tricks_entry, assert_won_tricks_seen, trick
 
 from cardspec.engine.errors import IllegalActionError
 from cardspec.engine.game import Game
@@ -146,21 +146,12 @@ def test_the_winner_of_a_trick_keeps_it_face_down_only_the_count_is_seen() -> No
     """won_tricks=face_down (the decision): to the taker (seat 1) and to the two other seats alike, seat 1
     holds the three cards of one trick and the others none; no card taken is shown, not even to the taker."""
     st = after_first_trick("face_down")
-    for viewer in range(3):
-        won = st.observation(viewer)["zones"]["won"]
-        assert [w["count"] for w in won] == [0, 3, 0], viewer
-        assert all("cards_top_first" not in w for w in won), viewer
-    a = entry("won-tricks-face-down")
-    assert a.option == "won_tricks" and set(a.readings) == {"face_down", "face_up"} and not a.house_rule
-    assert a.decision == "face_down" == str(load(SYSTEM).option_decls["won_tricks"].default)
+    assert_won_tricks_seen(st, [0, 3, 0], None)
+    assert_won_tricks_entry(SYSTEM)
 
 
 def test_the_winner_of_a_trick_keeps_it_face_up_every_card_taken_is_seen() -> None:
     """won_tricks=face_up: every card taken stays in view of every seat, the taker's or not: JH, KH and 10H
     lie before seat 1, nothing before the others."""
     st = after_first_trick("face_up")
-    for viewer in range(3):
-        won = st.observation(viewer)["zones"]["won"]
-        assert [w["count"] for w in won] == [0, 3, 0], viewer
-        assert sorted(won[1]["cards_top_first"]) == sorted(FIRST_TRICK), viewer
-        assert all(w["cards_top_first"] == [] for s, w in enumerate(won) if s != 1), viewer
+    assert_won_tricks_seen(st, [0, 3, 0], {1: FIRST_TRICK})
