@@ -10,13 +10,13 @@ import copy
 from pathlib import Path
 
 import pytest
+from test_review_spec import line_of, raw, write
 
 from cardspec.cli import main
 from cardspec.engine.errors import Source, SpecError
 from cardspec.engine.game import Game
 from cardspec.engine.spec import available, citations, load
 from cardspec.play_table import why_rows
-from tests.test_review_spec import line_of, raw, write
 
 
 def test_every_register_citation_of_the_bundled_specs_names_one_of_its_entries() -> None:

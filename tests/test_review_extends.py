@@ -15,12 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_review_spec import line_of
 
 from cardspec.cli import main
 from cardspec.engine.errors import SpecError
 from cardspec.engine.game import Game
 from cardspec.engine.spec import available, load
-from tests.test_review_spec import line_of
 
 
 def family(tmp_path: Path, old: str, new: str) -> tuple[Path, Path]:
