@@ -14,7 +14,6 @@ scoring tables and the match rules. No rule system has code of its own.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from . import spec as spec_mod
@@ -25,7 +24,7 @@ from .components.base import Component
 from .components.deal import DealRules
 from .errors import Source, SpecError
 from .handvalue import HandValue
-from .loader import key_path, spec_schema, validate
+from .loader import key_path, relocate, spec_schema, validate
 from .match import MatchRules
 from .options import complete, resolve
 from .ranking import Ranking, TrickTables
@@ -60,14 +59,13 @@ def chosen_options(decls: Mapping[str, Any], options: Mapping[str, Any]) -> str:
 
 def _under_options(spec: spec_mod.Spec, chosen: str, exc: SpecError) -> SpecError:
     """``exc``, raised building the rules under the options ``chosen``, naming them, and the file and line that
-    wrote its key: with ``extends:``, an inherited key's parent file (as a load-time error names it)."""
-    file, line = exc.file or spec.file, exc.line
-    if exc.key and exc.key != "<top>" and file == spec.file:
-        file, line = spec.loaded.locate(key_path(exc.key))
-        if file != spec.file:
-            return SpecError(f"with options {chosen}: {exc.detail} (inherited from {Path(file).name}, which "
-                             f"{Path(spec.file).name} extends)", file, line, exc.key)
-    return SpecError(f"with options {chosen}: {exc.detail}", file, line, exc.key)
+    wrote its key: with ``extends:``, an inherited key's parent file (:func:`~.loader.relocate`, as a load-time
+    error names it)."""
+    exc = relocate(exc, spec.loaded)
+    line = exc.line
+    if line is None and exc.key and exc.key != "<top>" and exc.file in ("", spec.file):
+        line = spec.loaded.line_of(key_path(exc.key))
+    return SpecError(f"with options {chosen}: {exc.detail}", exc.file or spec.file, line, exc.key)
 
 
 class Game:
