@@ -253,7 +253,13 @@ def _validate(rec: Any, where: str) -> None:
     if e.validator == "type":
         types = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
         message = f"{short_repr(e.instance)} is not of type {', '.join(repr(t) for t in types)}"
-    raise RecordError(message[:200], path=f"{where}{path}")
+    missing = sorted({repr(k) for x in errors if x.validator == "required" and x.absolute_path == e.absolute_path
+                      and isinstance(x.instance, dict) for k in x.validator_value if k not in x.instance})
+    if e.validator == "required" and missing:
+        message = f"missing required {'key' if len(missing) == 1 else 'keys'} {', '.join(missing)}"
+    elif missing:  # an unknown key is often a misspelt required one: name both
+        message = f"{message[:160]}; missing required {'key' if len(missing) == 1 else 'keys'} {', '.join(missing)}"
+    raise RecordError(message[:400], path=f"{where}{path}")
 
 
 @dataclass

@@ -551,7 +551,7 @@ def test_a_line_of_tiny_containers_is_parsed_in_bounded_time_and_memory(
     (lambda r: r.update(seed=1.5), "seed: 1.5 is not of type"),
     (lambda r: r.update(seed=True), "seed: True is not of type"),
     (lambda r: r.update(seed=None), "seed: chance needed"),
-    (lambda r: r.pop("actions"), "'actions' is a required property"),
+    (lambda r: r.pop("actions"), "<top>: missing required key 'actions'"),
     (lambda r: r.update(format="cardspec-record/9"), "format:"),
     (lambda r: r.update(system="no-such-game"), "system:"),
     (lambda r: r["actions"][1].update(seat=16), "actions.1.seat: 16 is greater than"),
@@ -565,6 +565,25 @@ def test_bad_record_fields_name_the_key(tmp_path: Path, rec: dict[str, Any],
     edit(rec)
     err = cli_error(["replay", str(dump(tmp_path, rec))], capsys)
     assert where in err, err
+
+
+def test_a_misspelt_key_names_the_required_key_it_leaves_missing(tmp_path: Path, rec: dict[str, Any],
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``sed`` for ``seed``: the unknown key is named, and so is the required one it leaves out."""
+    rec["sed"] = rec.pop("seed")
+    err = cli_error(["replay", str(dump(tmp_path, rec))], capsys)
+    assert "sed: Additional properties are not allowed ('sed' was unexpected); missing required key 'seed'" in err
+
+
+def test_a_record_of_unknown_keys_names_every_missing_required_key(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``{"bad": 1}``: the unknown key, then each required key once (the record schema's ``required`` list)."""
+    required = sorted(record.record_schema()["required"])
+    err = cli_error(["replay", str(write(tmp_path, "bad.json", '{"bad": 1}\n'))], capsys)
+    assert "bad: Additional properties are not allowed" in err
+    assert "missing required keys " + ", ".join(repr(k) for k in required) in err, err
+    err = cli_error(["replay", str(write(tmp_path, "empty.json", "{}\n"))], capsys)
+    assert "<top>: missing required keys " + ", ".join(repr(k) for k in required) in err, err
 
 
 def test_an_integral_float_seed_is_malformed(rec: dict[str, Any]) -> None:
