@@ -113,6 +113,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _warn(game)
     if args.n < 1 or args.n > 1_000_000:
         raise UsageError("-n must be between 1 and 1000000")
+    if args.deals and args.records is None:
+        raise UsageError("--deals lists each hand's deal in the records: it needs --records FILE")
     if args.records is not None:
         if not args.records:
             raise UsageError("--records needs a file name")
@@ -127,7 +129,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             task = prog.add_task(f"simulating {spec.id}", total=args.n)
             totals = simulate.run(game, args.system, args.seed, args.n, args.bot, args.records, args.workers,
                                   advance=lambda: prog.advance(task), backend=args.backend,
-                                  address=args.ray_address, fast=args.fast)
+                                  address=args.ray_address, fast=args.fast, deals=args.deals)
     except OSError as exc:
         if args.records and exc.filename == args.records:
             raise UsageError(f"cannot write {args.records}: {exc.strerror}") from None
@@ -615,6 +617,10 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--fast", action="store_true",
                             help="play through the bulk loop instead of the step API: the same matches and "
                                  "records, without checking again the actions the bots take from the legal list")
+            sp.add_argument("--deals", action="store_true",
+                            help="with --records: each record also lists every hand's deal (explicit deals: the "
+                                 "dealer, each seat's cards, each pile), so that another engine can replay it "
+                                 "without cardspec's shuffle")
             _backend_args(sp)
         else:
             sp.add_argument("--seat", type=int, default=0)

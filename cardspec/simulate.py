@@ -44,10 +44,12 @@ MatchResult = tuple[int, int, int, tuple[int, ...], bytes | None]
 """One match: actions, hands, thrown-in hands, winning seats, and its record line (UTF-8) or None."""
 
 
-def play_match(game: Game, seed: int, bot: str, fast: bool = False) -> tuple[State, int]:
+def play_match(game: Game, seed: int, bot: str, fast: bool = False,
+               deals: bool = False) -> tuple[State, int]:
     """One seeded match between bots (:mod:`cardspec.engine.bulk`): through the step API, or with
-    ``fast`` through the bulk loop, which plays the same match; the final state and its action count."""
-    return (play_bulk if fast else play_stepped)(game, seed, bot)
+    ``fast`` through the bulk loop, which plays the same match; the final state and its action count. With
+    ``deals``, the state keeps every hand's deal, which its record lists."""
+    return (play_bulk if fast else play_stepped)(game, seed, bot, None, deals)
 
 
 def match_error(game: Game, seed: int, exc: CardspecError) -> CardspecError:
@@ -66,11 +68,13 @@ def match_error(game: Game, seed: int, exc: CardspecError) -> CardspecError:
     return CardspecError(f"{where} (in the match of seed {seed}, options: {opts})")
 
 
-def match_result(game: Game, seed: int, bot: str, records: bool, fast: bool = False) -> MatchResult:
-    """Play the match of ``seed`` and keep only what the summary and the record file need; an engine error
-    names the spec file, the option set and the seed (:func:`match_error`)."""
+def match_result(game: Game, seed: int, bot: str, records: bool, fast: bool = False,
+                 deals: bool = False) -> MatchResult:
+    """Play the match of ``seed`` and keep only what the summary and the record file need (with ``deals``, a
+    record that lists every hand's deal); an engine error names the spec file, the option set and the seed
+    (:func:`match_error`)."""
     try:
-        st, n = play_match(game, seed, bot, fast)
+        st, n = play_match(game, seed, bot, fast, deals)
     except CardspecError as exc:
         raise match_error(game, seed, exc) from None
     hands = st.hand_results
@@ -146,20 +150,20 @@ _GAMES: dict[tuple[str, str], Game] = {}
 
 
 def _play_chunk(system: str, options: dict[str, Any], bot: str, records: bool,
-                start: int, stop: int, fast: bool = False) -> list[MatchResult]:
+                start: int, stop: int, fast: bool = False, deals: bool = False) -> list[MatchResult]:
     """Matches ``start .. stop-1`` (by seed), in a worker."""
     key = (system, repr(sorted(options.items())))
     game = _GAMES.get(key)
     if game is None:
         game = _GAMES[key] = Game(load(system), options)
-    return [match_result(game, seed, bot, records, fast) for seed in range(start, stop)]
+    return [match_result(game, seed, bot, records, fast, deals) for seed in range(start, stop)]
 
 
 def results(game: Game, system: str, first_seed: int, n: int, bot: str, records: bool,
             workers: int = 1, backend: str = "process", address: str | None = None,
-            fast: bool = False) -> Iterator[MatchResult]:
+            fast: bool = False, deals: bool = False) -> Iterator[MatchResult]:
     """The results of matches ``0 .. n-1`` (seeds ``first_seed + i``), in match order; with ``fast``
-    played by the bulk loop (the same matches).
+    played by the bulk loop (the same matches); with ``deals``, records that list every hand's deal.
 
     With ``workers`` above 1, or ``backend="ray"``, the matches are played in chunks by worker processes
     (:func:`cardspec.parallel.ordered`), each building its own ``Game`` from ``system`` and
@@ -169,11 +173,11 @@ def results(game: Game, system: str, first_seed: int, n: int, bot: str, records:
         raise ValueError("workers must be at least 1")
     if backend == "process" and (workers == 1 or n == 1):
         for i in range(n):
-            yield match_result(game, first_seed + i, bot, records, fast)
+            yield match_result(game, first_seed + i, bot, records, fast, deals)
         return
     chunk = max(1, min(CHUNK, -(-n // (workers * 4))))
     opts = dict(game.options)
-    tasks = ((system, opts, bot, records, a, b, fast) for a, b in _bounds(first_seed, n, chunk))
+    tasks = ((system, opts, bot, records, a, b, fast, deals) for a, b in _bounds(first_seed, n, chunk))
     for part in ordered(_play_chunk, tasks, workers, backend, address, IN_FLIGHT_PER_WORKER):
         yield from part
 
@@ -185,7 +189,7 @@ def _bounds(first_seed: int, n: int, chunk: int) -> Iterator[tuple[int, int]]:
 
 def run(game: Game, system: str, first_seed: int, n: int, bot: str, records_path: str | None,
         workers: int = 1, advance: Callable[[], None] | None = None, backend: str = "process",
-        address: str | None = None, fast: bool = False) -> Totals:
+        address: str | None = None, fast: bool = False, deals: bool = False) -> Totals:
     """Play ``n`` matches, stream their records to ``records_path`` (if any) in match order, and return
     the running totals. The file is opened before any match is played. A regular file (or a new one) is written
     under a temporary name beside it and renamed when every match is written: a run that stops (an engine error,
@@ -199,7 +203,8 @@ def run(game: Game, system: str, first_seed: int, n: int, bot: str, records_path
     totals = Totals()
     done = False
     try:
-        for r in results(game, system, first_seed, n, bot, out is not None, workers, backend, address, fast):
+        for r in results(game, system, first_seed, n, bot, out is not None, workers, backend, address, fast,
+                         deals):
             totals.add(r)
             if out is not None and r[4] is not None:
                 _named(records_path, out.write, r[4])

@@ -1,11 +1,14 @@
 """Language-neutral test vectors for other engines, in the spirit of perft files.
 
-For each system (default options): seeded playthroughs listing, at every step,
-the seat to act, every legal action (sorted names) and the action taken, with
-the results; and perft counts (the number of action sequences of each length
-from the first position of a seeded match). They are golden files: they pin the
-engine's behaviour so that a change is seen, and another engine that reads the
-same spec can check itself against them. ``tests/test_vectors.py`` is the runner.
+For each system (default options): seeded playthroughs listing every hand's deal
+(as a record's explicit ``deals``: the dealer, each seat's cards, each pile top card
+first), then at every step the seat to act, every legal action (sorted names) and
+the action taken, with the results; and perft counts (the number of action
+sequences of each length from the first position of a seeded match, whose deal is
+given too). They are golden files: they pin the engine's behaviour so that a change
+is seen, and another engine that reads the same spec can check itself against them
+from the deals alone, without cardspec's shuffle. ``tests/test_vectors.py`` is the
+runner; docs/conformance.md describes the format.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 from .engine.bots import BOTS
 from .engine.game import Game
-from .engine.record import record_of
+from .engine.record import logged_deals, record_of
 from .engine.state import State
 
 PLAYTHROUGH_SEEDS = (0, 1)
@@ -37,8 +40,9 @@ def perft(st: State, depth: int) -> int:
 
 
 def playthrough(game: Game, seed: int) -> dict[str, Any]:
-    """One seeded match between rule bots, with the legal actions at every step."""
-    st = game.new_initial_state(seed)
+    """One seeded match between rule bots: every hand's deal (as dealt, before the hand's first phase began),
+    and the legal actions at every step."""
+    st = game.new_initial_state(seed, keep_deals=True)
     bot = BOTS["rule"](random.Random(f"vector/{seed}"))
     steps = []
     while not st.is_terminal():
@@ -48,16 +52,17 @@ def playthrough(game: Game, seed: int) -> dict[str, Any]:
                       "action": game.action_name(a)})
         st.apply(a)
     rec = record_of(st)
-    return {"seed": seed, "steps": steps, "results": rec["results"]}
+    return {"seed": seed, "deals": rec["deals"], "steps": steps, "results": rec["results"]}
 
 
 def vectors(system: str) -> dict[str, Any]:
     """All vectors of one system."""
     game = Game.from_system(system)
-    root = game.new_initial_state(PERFT_SEED)
+    root = game.new_initial_state(PERFT_SEED, keep_deals=True)
     return {"format": "cardspec-vectors/1", "system": system,
             "options": dict(sorted(game.options.items())),
-            "perft": {"seed": PERFT_SEED, "nodes": [perft(root, d) for d in range(PERFT_DEPTH + 1)]},
+            "perft": {"seed": PERFT_SEED, "deal": logged_deals(root)[0],
+                      "nodes": [perft(root, d) for d in range(PERFT_DEPTH + 1)]},
             "playthroughs": [playthrough(game, s) for s in PLAYTHROUGH_SEEDS]}
 
 

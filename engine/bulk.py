@@ -68,11 +68,13 @@ def choosers(game: Game, bots: Bots, rng: random.Random) -> list[Bot]:
     return [made[b] for b in names]
 
 
-def play_stepped(game: Game, seed: int, bots: Bots, hand_limit: int | None = None) -> tuple[State, int]:
+def play_stepped(game: Game, seed: int, bots: Bots, hand_limit: int | None = None,
+                 keep_deals: bool = False) -> tuple[State, int]:
     """One seeded match through the step API; the final state and its action count. With ``hand_limit``,
-    play stops after that many hands (``State.halted``), as ``Game.new_initial_state`` has it."""
+    play stops after that many hands (``State.halted``), as ``Game.new_initial_state`` has it; with
+    ``keep_deals``, the state keeps every hand's deal (its record lists them)."""
     choose = choosers(game, bots, bot_rng(seed))
-    st = game.new_initial_state(seed, hand_limit=hand_limit)
+    st = game.new_initial_state(seed, hand_limit=hand_limit, keep_deals=keep_deals)
     n = 0
     while not st.is_terminal():
         st.apply(choose[st.current_player()](st, st.legal_actions()))
@@ -80,10 +82,11 @@ def play_stepped(game: Game, seed: int, bots: Bots, hand_limit: int | None = Non
     return st, n
 
 
-def play_bulk(game: Game, seed: int, bots: Bots, hand_limit: int | None = None) -> tuple[State, int]:
+def play_bulk(game: Game, seed: int, bots: Bots, hand_limit: int | None = None,
+              keep_deals: bool = False) -> tuple[State, int]:
     """The same match as :func:`play_stepped`, through the bulk loop (see the module docstring)."""
     choose = choosers(game, bots, bot_rng(seed))
-    st = game.new_initial_state(seed, hand_limit=hand_limit)
+    st = game.new_initial_state(seed, hand_limit=hand_limit, keep_deals=keep_deals)
     history = st.history
     bound = game.action_bound
     while st.winners is None and st.halted is None:

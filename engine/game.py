@@ -280,15 +280,17 @@ class Game:
 
     def new_initial_state(self, seed: int | None = 0,
                           deals: Sequence[Mapping[str, Any]] | None = None,
-                          start: Mapping[str, Any] | None = None, hand_limit: int | None = None) -> State:
+                          start: Mapping[str, Any] | None = None, hand_limit: int | None = None, *,
+                          keep_deals: bool = False) -> State:
         """A new match: from a seed, or from explicit deals (one per hand, in order).
 
         ``start`` takes a match up part way (``hand``, ``dealer``, ``totals``, ``extra_hand``);
-        ``hand_limit`` stops play after that many hands (a one-hand record: 1).
+        ``hand_limit`` stops play after that many hands (a one-hand record: 1); ``keep_deals`` keeps every
+        hand's deal (``State.deal_log``), which the match's record then lists as explicit ``deals``.
         """
         from .state import State
 
-        return State(self, seed, deals, start, hand_limit)
+        return State(self, seed, deals, start, hand_limit, keep_deals=keep_deals)
 
     def simulate(self, n: int, bots: str | Sequence[str] = "random", seed: int = 0,
                  hand_limit: int | None = None) -> Iterator[State]:

@@ -185,6 +185,16 @@ def deal_of(st: State) -> dict[str, Any]:
             "piles": {p.name: [names[c] for c in reversed(st.piles[p.name])] for p in st.game.deal.piles}}
 
 
+def logged_deals(st: State) -> list[dict[str, Any]]:
+    """The deals ``st`` kept (``keep_deals``: each hand's cards as dealt, before its first phase began) as
+    explicit-deal mappings, the form :func:`deal_of` gives and a record's ``deals`` take."""
+    names = st.game.deck.names
+    return [{"dealer": dealer,
+             "hands": [[names[c] for c in st.game.deck.cards_of(h)] for h in hands],
+             "piles": {p.name: [names[c] for c in reversed(piles.get(p.name, ()))] for p in st.game.deal.piles}}
+            for dealer, hands, piles in st.deal_log or ()]
+
+
 def canonical_options(game: Game) -> dict[str, Any]:
     """Every option with its value."""
     return dict(sorted(game.options.items()))
@@ -204,6 +214,8 @@ def record_of(st: State, results: bool = True) -> dict[str, Any]:
         rec["start"] = dict(st.start)
     if st.deals:
         rec["deals"] = list(st.deals)
+    elif st.deal_log:
+        rec["deals"] = logged_deals(st)
     rec["actions"] = [{"seat": s, "action": g.action_name(a)} for s, a, _ in st.history]
     if results:
         rec["results"] = {"hands": [{k: r[k] for k in ("hand", *RESULT_FIELDS) if k in r}

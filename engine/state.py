@@ -35,7 +35,7 @@ STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "seat_piles", "contract", "tally", "history", "hand_results", "winners",
     "extra_hand", "hand_start", "chance_count", "comp", "cstate", "ring", "controller", "sides", "dealt",
-    "first_hand", "hand_limit", "halted", "start", "unseen", "contenders", "listed",
+    "first_hand", "hand_limit", "halted", "start", "unseen", "contenders", "listed", "deal_log",
 )
 
 
@@ -115,6 +115,10 @@ class State:
     halted: str | None
     """Why play stopped before the match was over: ``"hand_limit"`` (the hands asked for are played) or
     ``"no_deal"`` (no seed and no explicit deal for the next hand); None while play goes on."""
+    deal_log: list[tuple[int, tuple[CardMask, ...], dict[str, tuple[Card, ...]]]] | None
+    """With ``keep_deals``: every hand's deal as it was dealt, before the first phase began (the dealer, each
+    seat's hand, each table zone bottom to top), for :func:`~cardspec.engine.record.record_of` to write as
+    explicit deals; None (the default): not kept."""
     listed: tuple[tuple[int, int, int, int, int], tuple[Action, ...]] | None
     """The last list :meth:`legal_actions` made for a phase that keeps its lists (``Component.keeps_list``: its
     check is that list, or costs more than a look-up in it), with the position it is for (:meth:`list_key`), so
@@ -123,7 +127,7 @@ class State:
 
     def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None,
                  start: Mapping[str, Any] | None = None, hand_limit: int | None = None, *,
-                 blank: bool = False) -> None:
+                 blank: bool = False, keep_deals: bool = False) -> None:
         self.game = game
         if blank:  # an empty shell for :meth:`copy` to fill in (the compiled build has no bare __new__)
             return
@@ -142,6 +146,7 @@ class State:
         self.extra_hand = False
         self.contenders = ()
         self.listed = None
+        self.deal_log = [] if keep_deals else None
         if start is not None:
             self._start_from(start)
         if deals:
@@ -351,6 +356,8 @@ class State:
             from .unseen import Unseen
 
             self.unseen = Unseen.start(self, stand_ins)
+        if self.deal_log is not None:
+            self.deal_log.append((self.dealer, tuple(self.hands), {k: tuple(v) for k, v in dealt.items()}))
         g.phases[0].start(self)
 
     def next_phase(self) -> None:
@@ -563,6 +570,7 @@ class State:
         new.start = self.start
         new.contenders = self.contenders
         new.listed = self.listed
+        new.deal_log = self.deal_log[:] if self.deal_log is not None else None
         new.active = self.active[:]
         new.counters = self.counters[:]
         new.hands = self.hands[:]
