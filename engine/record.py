@@ -14,6 +14,7 @@ options and seed give the same bytes.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import itertools
 import json
@@ -29,6 +30,7 @@ from typing import Any, NoReturn
 import fastjsonschema
 import jsonschema
 
+from .actions import Action
 from .cards import Card, CardMask, Deck
 from .errors import (
     ActionError,
@@ -52,7 +54,7 @@ from .loader import (
     unexpected_key,
 )
 from .state import State
-from .unseen import UNCHECKED, UNSEEN, Unseen, in_hand
+from .unseen import UNCHECKED, UNSEEN, Unseen, in_hand, reading
 
 FORMAT = "cardspec-record/1"
 MAX_RECORD_BYTES = 1_000_000  # real records are about 15 KB; a hostile line of tiny containers
@@ -367,7 +369,13 @@ def _game(spec_file: str, options: str) -> Game:
 
 def replay(rec: Any, where: str = "") -> Replay:
     """Replay a record; raise :class:`RecordError` at the first disagreement (a
-    :class:`MalformedRecordError` when the record cannot be read as one of a known game)."""
+    :class:`MalformedRecordError` when the record cannot be read as one of a known game). What the record says
+    ahead decides an instant end that only unseen cards could make (:meth:`Unseen.instant`)."""
+    with reading(rec):
+        return _replay(rec, where)
+
+
+def _replay(rec: Any, where: str) -> Replay:
     try:
         _validate(rec, where)
         _check_integers(rec)
@@ -382,36 +390,80 @@ def replay(rec: Any, where: str = "") -> Replay:
     checked_hands = 0
     notes: list[str] = []
     hidden_steps: dict[int, str] = {}
+    ended: _Ended | None = None  # a hand that ended with unseen cards at the last action
     for i, step in enumerate(rec["actions"]):
-        if st.is_terminal():
-            raise _after_the_end(st, step["action"], i)
-        if step["seat"] != st.cur:  # the acting seat (a dummy seat acts through its controller)
-            raise _out_of_turn(st, step["seat"], i)
-        text: str = step["action"]  # a string: the schema said so (typed, the compiled build checks it as one)
-        try:
-            if st.unseen is None and not text.endswith(_UNSEEN_CARD):  # every card known: the common case
-                st.apply(g.parse_action(text))  # called as methods: native calls in the compiled build
-            else:
-                _step_with_unseen(st, text, i, hidden_steps, notes)
-        except IllegalActionError as exc:
-            raise RecordError(f"'{exc.action}' is illegal: {exc.reason} ({in_hand(st, i)})", index=i,
-                              source=exc.source) from None
-        except ActionError as exc:
-            raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
+        last = ended
+        if last is None:  # the common case
+            ended = _carry(st, g, step, i, hidden_steps, notes)
+        else:
+            try:
+                ended = _carry(st, g, step, i, hidden_steps, notes)
+            except RecordError as exc:  # what follows a hand's end may follow from where its unseen cards lie
+                if isinstance(exc, MalformedRecordError) or not last[0].rescue(
+                        st, last[1], functools.partial(_carries, g=g, step=step, i=i)):
+                    raise
+                ended = _carry(st, g, step, i, hidden_steps, notes)
         if stated is not None and len(st.hand_results) > checked_hands:  # a hand ended: check what it states
             checked_hands = _check_hands(st, stated, checked_hands, i, rec)
     if stated is not None:
+        if ended is not None and not _ends_as_stated(st, stated, checked_hands, rec):  # the match's end and winners
+            ended[0].rescue(st, ended[1], lambda t: _ends_as_stated(t, stated, checked_hands, rec))
         _check_hands(st, stated, checked_hands, len(rec["actions"]) - 1, rec, final=True)
         want = stated.get("winners")
         got = list(st.winners) if st.winners is not None else None
         if want != got:
-            raise RecordError(f"states winners {want} but the replay gives {got}",
-                              path="results.winners", source=g.match.source)
+            if not any("totals" in r.get(UNCHECKED, ()) for r in st.hand_results):
+                raise RecordError(f"states winners {want} but the replay gives {got}",
+                                  path="results.winners", source=g.match.source)
+            notes.append(f"winners: the record states {want}, the replay gives {got} on its placement of the unseen "
+                         "cards; they follow from totals that depend on it, and were not checked")
     if st.unseen is not None:
         if st.is_terminal():
             st.unseen.ended()
         notes.extend(st.unseen.notes)
     return Replay(st, notes, hidden_steps)
+
+
+_Ended = tuple[Unseen, Action]
+"""A hand that ended with unseen cards: its :class:`Unseen`, and the action that ended it (:meth:`Unseen.rescue`)."""
+
+
+def _carry(st: State, g: Game, step: Mapping[str, Any], i: int, hidden_steps: dict[int, str], notes: list[str]
+           ) -> _Ended | None:
+    """Carry out action ``i`` of a record (its seat and move checked); a hand it ends with unseen cards."""
+    if st.is_terminal():
+        raise _after_the_end(st, step["action"], i)
+    if step["seat"] != st.cur:  # the acting seat (a dummy seat acts through its controller)
+        raise _out_of_turn(st, step["seat"], i)
+    text: str = step["action"]  # a string: the schema said so (typed, the compiled build checks it as one)
+    try:
+        if st.unseen is None and not text.endswith(_UNSEEN_CARD):  # every card known: the common case
+            st.apply(g.parse_action(text))  # called as methods: native calls in the compiled build
+            return None
+        return _step_with_unseen(st, text, i, hidden_steps, notes)
+    except IllegalActionError as exc:
+        raise RecordError(f"'{exc.action}' is illegal: {exc.reason} ({in_hand(st, i)})", index=i,
+                          source=exc.source) from None
+    except ActionError as exc:
+        raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
+
+
+def _carries(st: State, g: Game, step: Mapping[str, Any], i: int) -> bool:
+    """Whether action ``i`` of a record can be carried out on (a copy of) ``st``."""
+    try:
+        _carry(st.copy(), g, step, i, {}, [])
+    except (CardspecError, LookupError, ValueError):
+        return False
+    return True
+
+
+def _ends_as_stated(st: State, stated: Mapping[str, Any], done: int, rec: Mapping[str, Any]) -> bool:
+    """Whether the stated results agree with ``st`` at the record's end: the hands played and the winners."""
+    try:
+        _check_hands(st, stated, done, len(rec["actions"]) - 1, rec, final=True)
+    except RecordError:
+        return False
+    return stated.get("winners") == (list(st.winners) if st.winners is not None else None)
 
 
 def _initial_state(g: Game, rec: Mapping[str, Any]) -> State:
@@ -495,9 +547,12 @@ def _names_unseen(text: str) -> bool:
     return text.endswith(_UNSEEN_CARD) and len(text) > len(_UNSEEN_CARD)
 
 
-def _step_with_unseen(st: State, text: str, i: int, hidden_steps: dict[int, str], notes: list[str]) -> None:
+def _step_with_unseen(st: State, text: str, i: int, hidden_steps: dict[int, str], notes: list[str]
+                      ) -> _Ended | None:
     """Action ``i`` of a record whose hand has unseen cards, or written with one (:mod:`cardspec.engine.unseen`);
-    when the hand is over, the notes on what it could not check join ``notes``."""
+    when the hand is over, the notes on what it could not check join ``notes``. Returns the hand's :class:`Unseen`
+    and the action when the action ended a hand with unseen cards (what follows may depend on where they lie)."""
+    out: _Ended | None = None
     g = st.game
     unseen = st.unseen
     if unseen is not None and unseen.cards:
@@ -511,7 +566,14 @@ def _step_with_unseen(st: State, text: str, i: int, hidden_steps: dict[int, str]
     elif unseen is None or not unseen.cards:
         st.apply(g.parse_action(text))
     else:
-        unseen.play(st, g.parse_action(text), i, g.action_name)
+        a = g.parse_action(text)
+        try:
+            unseen.play(st, a, i, g.action_name)
+        except RecordError as exc:  # the next deal refused: it may follow from scores the unseen cards decide
+            if not exc.path.startswith("deals.") or not unseen.rescue(st, a):
+                raise
+        if len(st.hand_results) > done and unseen.before is not None:
+            out = unseen, a
     if unseen is not None and len(st.hand_results) > done:  # a hand ended: what its unseen cards leave unchecked
         if unseen.cards or unseen.unchecked_totals:
             unseen.results_unchecked(st)
@@ -522,6 +584,7 @@ def _step_with_unseen(st: State, text: str, i: int, hidden_steps: dict[int, str]
     if st.unseen is not unseen and unseen is not None:
         unseen.ended()
         notes.extend(unseen.notes)
+    return out
 
 
 def _after_the_end(st: State, action: str, i: int) -> RecordError:

@@ -26,7 +26,16 @@ order), but no check reads a stand-in:
   cards kept) each other unseen card brought in and placements at random; a move legal on the known cards that
   no placement tried allows is carried out on them and noted, not refused;
 * what the engine decides from a hand holding unseen cards (an instant win on its value) is not decided on the
-  stand-ins (:meth:`Unseen.undecided`): play goes on, and a note says so;
+  stand-ins: the record being replayed tells (:meth:`Unseen.instant`, reading it ahead through :func:`reading`).
+  The hand ends there when some placement makes it so and the record says the hand is over there (no other
+  ending stated, and no action left but the hand's result listed, or a next action only the end allows); the
+  cards are then placed so, and what other such placements change is not checked. Else play goes on, on a
+  placement that does not make it where there is one, and a note says so;
+* what follows from a hand's scores (who is out, the next dealer, who leads, the match's end and winners) follows
+  the record where the scores depend on the unseen cards: the hand's last action is played again on other
+  placements, and play goes on from one that gives the stated result and what the record gives next
+  (:meth:`Unseen.rescue`; failing that, the stated scores are taken where they are seen to vary). Winners that
+  follow from unchecked totals are listed as unchecked, never rejected;
 * a card the rules turn face up for every player (a phase's ``turned_up``) is in every faithful log: a deal
   that writes it ``?`` is malformed (:meth:`Unseen.check_turned`);
 * a result field of a hand that comes out otherwise when the hand is played again on other deals of the
@@ -41,8 +50,11 @@ where unseen cards lie. Used by :func:`cardspec.engine.record.replay`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import combinations, islice
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -68,6 +80,56 @@ def in_hand(st: State, index: int) -> str:
 
 Place = tuple[str, int]
 """Where a card lies: (zone id, owning seat), the seat -1 for a zone on the table."""
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """What the record being replayed says from here on: its actions and its stated hand results (None when it
+    states none). An instant win that only unseen cards could make is decided by it (:meth:`Unseen.instant`)."""
+
+    actions: Sequence[Any]
+    hands: Sequence[Any] | None
+    depth: int = 0
+    """0 in the replay itself; 1 in a branch tried ahead (decided on the next action alone); 2 and more: the record
+    is not read (play goes on)."""
+
+
+_AHEAD: ContextVar[Ahead | None] = ContextVar("cardspec_unseen_ahead", default=None)
+
+
+@contextmanager
+def reading(rec: Any) -> Iterator[None]:
+    """While a record is replayed: what it says ahead (:class:`Ahead`) for :meth:`Unseen.instant`."""
+    stated = rec.get("results") if isinstance(rec, dict) else None
+    hands = stated.get("hands") if isinstance(stated, dict) else None
+    acts = rec.get("actions") if isinstance(rec, dict) else None
+    token = _AHEAD.set(Ahead(acts if isinstance(acts, list) else [], hands if isinstance(hands, list) else None))
+    try:
+        yield
+    finally:
+        _AHEAD.reset(token)
+
+
+@contextmanager
+def _blind() -> Iterator[None]:
+    """A hand played again on other placements: the record is not read."""
+    a = _AHEAD.get()
+    token = _AHEAD.set(Ahead(a.actions, a.hands, 2) if a is not None else None)
+    try:
+        yield
+    finally:
+        _AHEAD.reset(token)
+
+
+@contextmanager
+def _deeper() -> Iterator[None]:
+    """A branch tried ahead: the record is read one level less far."""
+    a = _AHEAD.get()
+    token = _AHEAD.set(Ahead(a.actions, a.hands, a.depth + 1) if a is not None else None)
+    try:
+        yield
+    finally:
+        _AHEAD.reset(token)
 
 
 @dataclass
@@ -106,6 +168,11 @@ class Unseen:
     before: State | None = field(default=None, repr=False, compare=False)
     """The state before the last action was carried out (its cards placed): should it end the hand, the
     placements of the unseen cards are tried on it (:meth:`results_unchecked`)."""
+    settled: bool = False
+    """The hand's results were looked at as it ended (an instant win the record tells, :meth:`instant`)."""
+    moved: list[tuple[Card, Card]] = field(default_factory=list, repr=False, compare=False)
+    """Stand-ins exchanged while an action was carried out (:meth:`instant`): undone on the places before it
+    (:meth:`_settle`), as they are no move of the action."""
 
     def copy(self) -> Unseen:
         return Unseen(set(self.cards), {c: set(p) for c, p in self.allowed.items()}, dict(self.why_not),
@@ -156,6 +223,7 @@ class Unseen:
         seat = st.cur
         mine: Place = ("hand", seat)
         self._snapshot(st)
+        self.moved = []  # what the action's own carrying out exchanges (:meth:`instant`)
         for c in st.game.codec.cards(a):
             if c in self.cards:
                 self._pin(st, c, mine, index, name(a))
@@ -252,10 +320,11 @@ class Unseen:
         self.allowed[c].discard(mine)
         self.why_not[(c, mine)] = Exclusion(index, action, self._clause(st, seat, hand, a))
 
-    def _place(self, st: State, m: dict[Card, Place], where: dict[Card, Place]) -> None:
-        """Move the stand-ins to the placement ``m``."""
-        _realise(st, m, dict(where), self.replay_from)
+    def _place(self, st: State, m: dict[Card, Place], where: dict[Card, Place]) -> list[tuple[Card, Card]]:
+        """Move the stand-ins to the placement ``m``; the swaps made."""
+        swaps = _realise(st, m, dict(where), self.replay_from)
         self.at = None
+        return swaps
 
     def play_hidden(self, st: State, word: str, index: int) -> None:
         """An action whose card is unseen (``discard ?``): legal when some card the seat may hold makes it
@@ -287,6 +356,7 @@ class Unseen:
         before = self._where(st)
         hand = st.hand_no
         self.before = _before(st)
+        self.moved = []
         st.apply(a)
         if st.hand_no != hand:
             return
@@ -310,34 +380,360 @@ class Unseen:
         where they may lie), and those that name a card left unseen (a set laid out of unseen cards), are not
         checked: they are listed under the result's :data:`UNCHECKED` key, which replay skips, and a note says
         so. A score not checked leaves the running totals unchecked from here on."""
+        if self.settled:  # looked at as it ended (:meth:`instant`)
+            return
         r = st.hand_results[-1]
         differ: set[str] = set()
-        if self.cards and self.before is not None and self.before.unseen is not None:
-            differ = _differ(self.before, self.before.unseen, st)
-        if self.cards and self.replay_from is not None:
-            differ |= _differ_played(self.replay_from, self.start_at, self.cards, st)
+        trials: list[State] = []
+        with _blind():
+            if self.cards and self.before is not None and self.before.unseen is not None:
+                differ = _differ(self.before, self.before.unseen, st, trials)
+            if self.cards and self.replay_from is not None:
+                differ |= _differ_played(self.replay_from, self.start_at, self.cards, st, trials)
         names = st.game.deck.names
         unseen = {names[c] for c in self.cards}
         differ.update(k for k, v in r.items() if k != "facts" and _names_any(v, unseen))  # a card left unseen
+        earlier = self.unchecked_totals
         if self.unchecked_totals or "scores" in differ:
             differ.add("totals")
         if not differ:
             return
+        r = self._as_stated(st, r, differ, trials, earlier)
         r[UNCHECKED] = sorted(k for k in differ if k in r)  # replay() does not compare these
         self.unchecked_totals = self.unchecked_totals or "totals" in differ
         self.notes.append(f"hand {r.get('hand', self.hand)}: {', '.join(sorted(differ))} depend on where the unseen "
                           "cards lie (or on an earlier hand's that did), and were not checked")
 
-    def undecided(self, st: State, seat: int, what: str) -> bool:
-        """Whether the seat's hand holds unseen cards, so that what its cards decide (``what``: an instant win
-        on the value of a hand) cannot be told; a component then lets play go on, and a note says so."""
-        held = st.hands[seat]
-        if not any(held >> c & 1 for c in self.cards):
+    def rescue(self, st: State, a: Action, ok: Callable[[State], bool] | None = None, varies: bool = False) -> bool:
+        """The hand's last action ``a`` ended it, and what the record gives next is refused: its next deal (its
+        dealer, or a seat dealt cards, follows from the hand's scores: who is out of the match), its next action
+        (who leads the next hand, whether the match is over), or its winners. When the scores depend on the unseen
+        cards, another placement of them may give what the record gives: the action is carried out again from
+        :attr:`before` on placements at random (:data:`_RESCUES`), and play goes on from the first on which the
+        hand's result agrees with the one the record states (where it states one; fields naming an unseen card
+        aside), the next deal is taken and ``ok`` holds (the next action can be carried out, the winners agree).
+
+        Where none does, but the scores came out otherwise on the placements tried (or ``varies``: they are known
+        to depend on the unseen cards), the record's stated scores and totals are taken as the hand's (a tie for the
+        lowest hand, say, that few placements give): the match's end rule is applied to them, and play goes on if
+        the rest agrees. False when nothing does (the record is then refused as before)."""
+        pre = self.before
+        if pre is None or pre.unseen is None or not self.cards:
             return False
-        note = f"hand {st.hand_no}: {what} on seat {seat}'s cards, some unseen, was not checked (play went on)"
-        if note not in self.notes:
-            self.notes.append(note)
+        u = pre.unseen
+        ahead = _AHEAD.get()
+        k = len(pre.hand_results)
+        want: dict[str, Any] = ahead.hands[k] if ahead is not None and ahead.hands is not None and \
+            k < len(ahead.hands) and isinstance(ahead.hands[k], dict) else {}
+        where = _cards_at(_places(pre, u._mask()))
+        rng = random.Random(len(pre.history))
+        scores: set[str] = set()
+        first: State | None = None
+        with _blind():
+            for _ in range(_RESCUES):
+                m = _matching(u, where, rng)
+                if m is None:
+                    break
+                trial = pre.copy()
+                _realise(trial, m, dict(where))
+                trial.hand_limit = k + 1  # stop before the next deal: its result is looked at first
+                try:
+                    trial.apply(a)
+                except (CardspecError, LookupError, ValueError):
+                    continue
+                if len(trial.hand_results) <= k:
+                    continue
+                got = trial.hand_results[k]
+                scores.add(repr(got.get("scores")))
+                first = first or trial.copy()
+                if _agrees(got, want, u.cards, trial) and self._go_on_from(st, pre, trial, ok):
+                    return True
+            if first is not None and not varies and len(scores) < 2:  # do the scores depend on the placement?
+                if len(st.hand_results) > k:  # the replay's own placement's (the hand scored, the next deal refused)
+                    scores.add(repr(st.hand_results[k].get("scores")))
+                for _ in range(_TRIES if len(scores) < 2 else 0):
+                    m = _matching(u, where, rng)
+                    trial = pre.copy()
+                    if m is None:
+                        break
+                    _realise(trial, m, dict(where))
+                    trial.hand_limit = k + 1
+                    try:
+                        trial.apply(a)
+                    except (CardspecError, LookupError, ValueError):
+                        continue
+                    if len(trial.hand_results) > k:
+                        scores.add(repr(trial.hand_results[k].get("scores")))
+                    if len(scores) > 1:
+                        break
+            if first is None or not (varies or len(scores) > 1) or not self._stated_scores(pre, first, want):
+                return False
+            return _agrees(first.hand_results[k], want, u.cards, first) and self._go_on_from(st, pre, first, ok)
+
+    def _stated_scores(self, pre: State, trial: State, want: dict[str, Any]) -> bool:
+        """Give hand ``k``'s result in ``trial`` (stopped before the next deal) the scores and totals the record
+        states, and apply the match's end rule to them again (from ``pre``, the state before the hand's last
+        action); False when the record states neither, or no list of the entities' numbers."""
+        g = trial.game
+        k = len(pre.hand_results)
+        r = trial.hand_results[k]
+        n = len(g.teams)
+        sc: Any = want.get("scores")
+        tot: Any = want.get("totals")
+
+        def numbers(v: Any) -> bool:
+            return isinstance(v, list) and len(v) == n and all(type(x) is int for x in v)
+
+        if not numbers(sc) and not numbers(tot):
+            return False
+        gained = list(sc) if numbers(sc) else [t - c for t, c in zip(tot, pre.counters, strict=True)]
+        totals = list(tot) if numbers(tot) else [c + x for c, x in zip(pre.counters, gained, strict=True)]
+        r["scores"], r["totals"] = gained, totals
+        trial.counters = list(totals)
+        trial.winners, trial.active, trial.extra_hand = pre.winners, pre.active[:], pre.extra_hand
+        trial.contenders, trial.halted = pre.contenders, None
+        g.match.after_hand(trial, gained, r.get("facts"))
+        if trial.winners is not None:
+            trial.cur = -1
+        else:
+            trial.halted = "hand_limit"  # as :meth:`_go_on_from` finds a trial stopped before the next deal
+        self.notes.append(f"hand {self.hand}: no placement of the unseen cards tried gives the stated scores "
+                          f"{gained}; they depend on where the unseen cards lie, and were taken as stated")
         return True
+
+    def _go_on_from(self, st: State, pre: State, trial: State, ok: Callable[[State], bool] | None) -> bool:
+        """Deal the next hand on ``trial`` (stopped before it) and, when that is taken and ``ok`` holds, go on
+        from it (``st`` takes its place)."""
+        k = len(pre.hand_results)
+        trial.hand_limit = pre.hand_limit
+        if trial.halted == "hand_limit" and trial.winners is None:
+            trial.halted = None
+            try:
+                trial._next_hand()
+            except (CardspecError, LookupError, ValueError):  # the record's next deal is no deal of it
+                return False
+        if ok is not None and not ok(trial):
+            return False
+        if len(st.hand_results) > k and UNCHECKED in st.hand_results[k]:  # looked at already
+            trial.hand_results[k][UNCHECKED] = st.hand_results[k][UNCHECKED]
+        _adopt(st, trial)
+        if st.unseen is not None and st.unseen.hand == self.hand:  # no next hand dealt
+            st.unseen = self
+        holder = st.unseen
+        if holder is None and not st.is_terminal():
+            holder = st.unseen = Unseen(set(), {}, hand=st.hand_no)
+        if holder is not None:
+            holder.notes.append(f"hand {self.hand}: what the record gives after it follows from results that depend "
+                                "on the unseen cards; they were placed so that it does (play goes on from there)")
+            holder.unchecked_totals = holder.unchecked_totals or self.unchecked_totals
+        return True
+
+    def _as_stated(self, st: State, r: dict[str, Any], differ: set[str], trials: list[State], earlier: bool
+                   ) -> dict[str, Any]:
+        """The hand's result ``r`` (the last in ``st``) disagrees with the record's stated one only in fields that
+        depend on the unseen cards (``differ``): where a placement tried (``trials``, each played to the hand's end)
+        gives the stated result, play goes on from it (``st`` takes its place), so that what follows from the
+        hand's scores (the totals, who is out, the next dealer, the match's end and winners) is what the record
+        states. Returns the hand's result as ``st`` now holds it. ``earlier``: the totals were already off."""
+        ahead = _AHEAD.get()
+        k = len(st.hand_results) - 1
+        if ahead is None or ahead.hands is None or k >= len(ahead.hands) or not isinstance(ahead.hands[k], dict):
+            return r
+        want = ahead.hands[k]
+        off = {f for f, v in want.items() if f in r and f not in ("facts", UNCHECKED) and r[f] != v}
+        if not off or not off <= differ:  # agrees, or disagrees where it is checked (rejected)
+            return r
+        for trial in trials:
+            if _agrees(trial.hand_results[k], want, self.cards, trial, {"totals"} if earlier else set()):
+                _adopt(st, trial)
+                if st.unseen is not None and st.unseen.hand == self.hand:  # no next hand dealt: this one goes on
+                    st.unseen = self
+                self.notes.append(f"hand {self.hand}: the unseen cards were placed so that the hand gives the "
+                                  f"stated {', '.join(sorted(off))} (play goes on from there)")
+                return st.hand_results[k]
+        if "scores" in differ and self.rescue(st, st.history[-1][1], varies=True):  # placements at random, or as stated
+            return st.hand_results[k]
+        return r
+
+    def instant(self, st: State, seats: Sequence[int], test: Callable[[int], bool], what: str,
+                ending: tuple[str, Any], end: Callable[[State], None], go_on: Callable[[State], None]) -> bool:
+        """An instant end of the hand on the value of a seat's hand (``what``: an instant win), checked for
+        ``seats``: ``test`` tells whether a hand (a mask) makes it, ``ending`` is the result field and value a hand
+        so ended states (``("ended_by", "instant")``), ``end`` ends the hand so and ``go_on`` carries play on
+        without it. True when the hand was ended (by ``end``); else the caller calls ``go_on``.
+
+        On known cards alone it is decided as ever. A hand holding unseen cards may make it on some placement and
+        not on another: the record tells which, and a legal record is never refused for it. The hand ends here
+        when some placement makes it so and the record says the hand is over here: its stated result for the
+        hand does not name another ending, and either it has no action left but lists the hand, or its next
+        action is one that only the hand's end allows (the next seat to act, then, where both allow it, the
+        actions that follow; :meth:`_record_ends`). The unseen cards are then placed so, and the result fields that
+        other such placements give otherwise are not checked (:data:`UNCHECKED`). Else play goes on, on a placement
+        that does not make it when there is one, and a note says it was not checked."""
+        mask = self._mask()
+        if any(test(st.hands[s]) for s in seats if not st.hands[s] & mask):  # decided on known cards
+            end(st)
+            return True
+        unsure = [s for s in seats if st.hands[s] & mask]
+        if not unsure:
+            return False
+        ahead = _AHEAD.get()
+        found = self._record_ends(st, ahead, unsure, test, ending, end, go_on) if ahead is not None and \
+            ahead.depth < 2 else None
+        if found is not None:
+            self._end_here(st, found[0], found[1], unsure, test, what, end)
+            return True
+        if any(test(st.hands[s]) for s in unsure):  # the stand-ins make it: play goes on on a placement that does not
+            m = self._avoiding(st, unsure, test)
+            if m is not None:
+                self.moved += self._place(st, m, _cards_at(self._where(st)))
+            note = f"hand {st.hand_no}: {what} on seat {unsure[0]}'s cards, some unseen, was not checked (play went on)"
+            if note not in self.notes:
+                self.notes.append(note)
+        return False
+
+    def _record_ends(self, st: State, ahead: Ahead, unsure: list[int], test: Callable[[int], bool],
+                     ending: tuple[str, Any], end: Callable[[State], None], go_on: Callable[[State], None]
+                     ) -> tuple[int, dict[Card, Place]] | None:
+        """Whether the record says the hand ends here (:meth:`instant`): the seat and a placement of the unseen
+        cards that makes it so, or None."""
+        k = len(st.hand_results)  # the entry of this hand in the stated results
+        hands = ahead.hands
+        entry = hands[k] if hands is not None and k < len(hands) and isinstance(hands[k], dict) else None
+        key, value = ending
+        if entry is not None and key in entry and entry[key] != value:  # the record names another ending
+            return None
+        nxt = len(st.history)  # the record's next action (the one being carried out is in the history)
+        if nxt >= len(ahead.actions):  # no action left: the hand ended if the record lists its result
+            return self._making(st, unsure, test) if entry is not None else None
+        seat = ahead.actions[nxt].get("seat") if isinstance(ahead.actions[nxt], dict) else None
+        with _deeper():
+            on = self._branch(st, None, go_on)  # play going on, as the cards lie (a placement found if needed)
+            if any(test(st.hands[s]) for s in unsure):
+                m = self._avoiding(st, unsure, test)
+                if m is None:  # every placement tried makes it: the hand ends
+                    return self._making(st, unsure, test)
+                on = self._branch(st, m, go_on)
+            off = self._branch(st, None, end)  # who acts next does not depend on the placement, but for scores
+            on_ok, off_ok = _next_is(on, seat), _next_is(off, seat)
+            if not off_ok:
+                return None
+            found = self._making(st, unsure, test)
+            if found is None or (on_ok and ahead.depth > 0):
+                return None
+            if not on_ok:
+                return found
+            off = self._branch(st, found[1], end)  # both allow the next action: the actions after it tell
+            if not _survives(on, ahead.actions, nxt) and _survives(off, ahead.actions, nxt):
+                return found
+        return None
+
+    def _branch(self, st: State, m: dict[Card, Place] | None, then: Callable[[State], None]) -> State:
+        """A copy of ``st`` with the unseen cards placed by ``m`` (None: as they lie), ``then`` carried out on it."""
+        trial = st.copy()
+        if m is not None:
+            _realise(trial, m, _cards_at(self._where(st)))
+        try:
+            then(trial)
+        except (CardspecError, LookupError, ValueError):
+            trial.winners = trial.winners or ()  # a branch that cannot go on is no branch (no next action)
+        return trial
+
+    def _making(self, st: State, unsure: list[int], test: Callable[[int], bool]
+                ) -> tuple[int, dict[Card, Place]] | None:
+        """A seat of ``unsure`` and a placement of the unseen cards (where they may lie) under which its hand passes
+        ``test``; None when none tried does (every choice of its unseen cards, up to :data:`_COMBOS`)."""
+        where = _cards_at(self._where(st))
+        for seat in unsure:
+            mine: Place = ("hand", seat)
+            hidden = [c for c, p in where.items() if p == mine]
+            known = st.hands[seat]
+            for c in hidden:
+                known &= ~(1 << c)
+            cands = [c for c in sorted(self.cards) if mine in self.allowed[c]]
+            for combo in islice(combinations(cands, len(hidden)), _COMBOS):
+                hand = known
+                for c in combo:
+                    hand |= 1 << c
+                if not test(hand):
+                    continue
+                m = self._pinned(combo, mine, where)
+                if m is not None:
+                    return seat, m
+        return None
+
+    def _pinned(self, combo: Iterable[Card], mine: Place, where: dict[Card, Place],
+                rng: random.Random | None = None) -> dict[Card, Place] | None:
+        """A placement with the cards ``combo`` in ``mine`` (the others where they may lie), or None."""
+        keep = {c: self.allowed[c] for c in combo}
+        for c in keep:
+            self.allowed[c] = {mine}
+        try:
+            return _matching(self, where, rng)
+        finally:
+            self.allowed.update(keep)
+
+    def _avoiding(self, st: State, unsure: list[int], test: Callable[[int], bool]) -> dict[Card, Place] | None:
+        """A placement of the unseen cards (placements at random, :data:`_SEARCH`) under which no hand of ``unsure``
+        passes ``test``; None when none tried is."""
+        where = _cards_at(self._where(st))
+        rng = random.Random(len(st.history))
+        for _ in range(_SEARCH):
+            m = _matching(self, where, rng)
+            if m is None:
+                return None
+            if not any(test(_in(m, ("hand", s), st.hands[s] & ~self._mask())) for s in unsure):
+                return m
+        return None
+
+    def _end_here(self, st: State, seat: int, m: dict[Card, Place], unsure: list[int], test: Callable[[int], bool],
+                  what: str, end: Callable[[State], None]) -> None:
+        """End the hand by ``end`` on placement ``m`` (seat ``seat`` makes it), as the record says; the result fields
+        other such placements give otherwise (or that name an unseen card) are not checked."""
+        where = _cards_at(self._where(st))
+        snap = st.copy()
+        self.moved += self._place(st, m, where)
+        self.notes.append(f"hand {st.hand_no}: the record ends the hand here by {what} on seat {seat}'s cards, some "
+                          "unseen: a placement of them makes it, not checked")
+        k = len(st.hand_results)
+        end(st)
+        self.settled = True
+        if len(st.hand_results) <= k:
+            return
+        r = st.hand_results[k]
+        differ: set[str] = set()
+        rng = random.Random(k)
+        with _deeper():
+            for s in unsure:  # each seat that may make it, its cards and the others' placed otherwise
+                found = self._making(snap, [s], test)
+                if found is None:
+                    continue
+                mine: Place = ("hand", s)
+                combo = [c for c, p in found[1].items() if p == mine]
+                for _ in range(_TRIES):
+                    alt = self._pinned(combo, mine, where, rng)
+                    if alt is None:
+                        break
+                    trial = self._branch(snap, alt, end)
+                    if len(trial.hand_results) > k:
+                        got = trial.hand_results[k]
+                        differ.update(f for f, v in r.items() if f not in ("facts", UNCHECKED) and got.get(f) != v)
+        names = st.game.deck.names
+        unseen = {names[c] for c in self.cards}
+        differ.update(f for f, v in r.items() if f not in ("facts", UNCHECKED) and _names_any(v, unseen))
+        if self.unchecked_totals or "scores" in differ:
+            differ.add("totals")
+        if differ:
+            r[UNCHECKED] = sorted(set(r.get(UNCHECKED, ())) | {f for f in differ if f in r})
+            self.unchecked_totals = self.unchecked_totals or "totals" in differ
+            self.notes.append(f"hand {r.get('hand', self.hand)}: {', '.join(sorted(differ))} depend on where the "
+                              "unseen cards lie (or on an earlier hand's that did), and were not checked")
+        new = st.unseen
+        if new is not self and not st.is_terminal():  # the next hand is dealt: what this one leaves goes with it
+            if new is None:
+                new = st.unseen = Unseen(set(), {}, hand=st.hand_no)
+            new.notes[:0] = self.notes
+            new.unchecked_totals = new.unchecked_totals or self.unchecked_totals
 
     # --- internals ------------------------------------------------------------------
     def _where(self, st: State) -> dict[Place, int]:
@@ -401,7 +797,15 @@ class Unseen:
         """After a move: an unseen card allowed in a place may now be wherever that place's unseen cards went
         (all of a kitty taken up: the kitty's name moves with it; one card of a hand discarded unseen:
         the hand's cards may be in the hand or where the discard went). ``places`` is :func:`_places` before the
-        move: most moves leave every unseen card where it was, and that is told by comparing masks."""
+        move: most moves leave every unseen card where it was, and that is told by comparing masks. Stand-ins
+        exchanged during the move (:attr:`moved`) are exchanged in ``places`` too: they are no move of the action."""
+        if self.moved:
+            at = _cards_at(places)
+            for c, d in self.moved:
+                if c in at and d in at:
+                    at[c], at[d] = at[d], at[c]
+            places = _masks_at(at)
+            self.moved = []
         if _still(st, places):
             return
         now = self.at = _places(st, self._mask())
@@ -421,13 +825,39 @@ _TRIES = 12
 (:meth:`Unseen.results_unchecked`)."""
 _DEALS = 8
 """Deals of the unseen cards at random the hand is played again on (:func:`_differ_played`)."""
+_RESCUES = 400
+"""Placements at random tried when the record's next deal depends on them (:meth:`Unseen.rescue`)."""
+_COMBOS = 20000
+"""Choices of a hand's unseen cards tried for an instant end the record tells (:meth:`Unseen._making`)."""
+_LOOK = 40
+"""Actions of the record played ahead on both branches when its next action allows either (:meth:`Unseen.instant`)."""
+
+
+def _next_is(st: State, seat: Any) -> bool:
+    """Whether ``seat`` may act next in ``st``."""
+    return not st.is_terminal() and st.cur == seat
+
+
+def _survives(st: State, actions: Sequence[Any], at: int) -> bool:
+    """Whether the record's actions from ``at`` on (up to :data:`_LOOK`) can be carried out on ``st``."""
+    from .record import _step_with_unseen
+
+    for i in range(at, min(len(actions), at + _LOOK)):
+        step = actions[i]
+        if not isinstance(step, dict) or not _next_is(st, step.get("seat")) or not isinstance(step.get("action"), str):
+            return False
+        try:
+            _step_with_unseen(st, step["action"], i, {}, [])
+        except (CardspecError, LookupError, ValueError):
+            return False
+    return True
 def _before(st: State) -> State | None:
     """A copy of ``st`` to try the results on, should the action about to be carried out end the hand: only in
     the hand's last phase (a hand thrown in earlier scores nothing)."""
     return st.copy() if st.phase == len(st.game.phases) - 1 else None
 
 
-def _differ(pre: State, u: Unseen, st: State) -> set[str]:
+def _differ(pre: State, u: Unseen, st: State, keep: list[State] | None = None) -> set[str]:
     """The fields of the last hand's result in ``st`` that come out otherwise when its last action is played
     from ``pre`` (the state before it, ``u`` its unseen cards) with the unseen cards placed at random."""
     r = st.hand_results[-1]
@@ -448,10 +878,13 @@ def _differ(pre: State, u: Unseen, st: State) -> set[str]:
         if len(trial.hand_results) == len(st.hand_results):
             alt = trial.hand_results[-1]
             out.update(k for k, v in r.items() if k not in ("facts", UNCHECKED) and alt.get(k) != v)
+            if keep is not None:
+                keep.append(trial)
     return out
 
 
-def _differ_played(start: State, at: int, cards: set[Card], st: State) -> set[str]:
+def _differ_played(start: State, at: int, cards: set[Card], st: State, keep: list[State] | None = None
+                   ) -> set[str]:
     """The fields of the last hand's result in ``st`` that come out otherwise when the hand's actions from
     ``at`` on are played again from ``start`` with the unseen ``cards`` dealt otherwise, at random (a deal on
     which an action is illegal is dropped)."""
@@ -474,7 +907,27 @@ def _differ_played(start: State, at: int, cards: set[Card], st: State) -> set[st
         if len(trial.hand_results) == len(st.hand_results):
             alt = trial.hand_results[-1]
             out.update(k for k, v in r.items() if k not in ("facts", UNCHECKED) and alt.get(k) != v)
+            if keep is not None:
+                keep.append(trial)
     return out
+
+
+def _agrees(got: dict[str, Any], want: dict[str, Any], cards: set[Card], st: State, ignore: set[str] | None = None
+            ) -> bool:
+    """Whether a hand's result ``got`` (in ``st``) agrees with the stated ``want`` in every field both give, but
+    those ``ignore`` names and those that name an unseen card (``cards``: they name a stand-in)."""
+    names = st.game.deck.names
+    unseen = {names[c] for c in cards}
+    return all(got[f] == v for f, v in want.items() if f in got and f not in ("facts", UNCHECKED)
+               and (ignore is None or f not in ignore) and not _names_any(got[f], unseen))
+
+
+def _adopt(st: State, other: State) -> None:
+    """``st`` becomes ``other`` (every field taken over)."""
+    from .state import STATE_FIELDS
+
+    for name in STATE_FIELDS:
+        setattr(st, name, getattr(other, name))
 
 
 def _names_any(v: Any, names: set[str]) -> bool:
@@ -643,19 +1096,23 @@ def _augment(u: Unseen, c: Card, spans: list[tuple[Place, list[int]]], owner: li
     return False
 
 
-def _realise(st: State, m: dict[Card, Place], where: dict[Card, Place], dealt: State | None = None) -> None:
+def _realise(st: State, m: dict[Card, Place], where: dict[Card, Place], dealt: State | None = None
+             ) -> list[tuple[Card, Card]]:
     """Move stand-ins so that each unseen card lies in its place in ``m`` (swaps of two cards); ``where`` is where
     each card lies now, and is kept up to date. Each swap also exchanges the two cards in ``dealt`` (the hand's
     state when its first unseen card was judged: :attr:`Unseen.replay_from`), which so stays the deal the play agrees
-    with."""
+    with. Returns the swaps made."""
+    swaps: list[tuple[Card, Card]] = []
     for c in sorted(m):
         while where[c] != m[c]:  # each swap puts one card in its place for good
             p = m[c]
             other = next(d for d in sorted(m) if where[d] == p and m[d] != p)
             _swap(st, c, where[c], other, p)
+            swaps.append((c, other))
             if dealt is not None:
                 _rename(dealt, {c: other, other: c})
             where[c], where[other] = p, where[c]
+    return swaps
 
 
 def _rename(st: State, to: dict[Card, Card]) -> None:

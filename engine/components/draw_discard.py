@@ -519,19 +519,42 @@ class DrawDiscard(Component):
         ms.discarder = -1
         ms.bought = ()
         ms.buy_for = -1
-        if self.check_after_deal and self.instant_units is not None and any(
-                st.active[s] and self.hv.value(st.hands[s]) == self.instant_units
-                and (st.unseen is None or not st.unseen.undecided(st, s, "an instant win"))
-                for s in range(len(st.hands))):
-            self._end(st, "instant")
-            return
+        if self.check_after_deal and self.instant_units is not None:
+            seats = [s for s in range(len(st.hands)) if st.active[s]]
+            u = st.unseen
+            if u is None or not u.cards:
+                if any(self._is_instant(st.hands[s]) for s in seats):
+                    self._end(st, "instant")
+                    return
+            elif u.instant(st, seats, self._is_instant, "an instant win", ("ended_by", "instant"), self._end_instant,
+                           self._first_turn):  # some unseen: the record tells (Unseen.instant), never a guess
+                return
+        self._first_turn(st)
+
+    def _first_turn(self, st: State) -> None:
         self._begin_turn(st, st.next_seat(st.dealer))
 
+    def _is_instant(self, hand: CardMask) -> bool:
+        """Whether a hand's value is the instant-win value."""
+        return self.hv.value(hand) == self.instant_units
+
+    def _end_instant(self, st: State) -> None:
+        self._end(st, "instant")
+
     def _end_turn(self, st: State, seat: int, knocked: bool) -> None:
-        if self.instant_units is not None and self.hv.value(st.hands[seat]) == self.instant_units and (
-                st.unseen is None or not st.unseen.undecided(st, seat, "an instant win")):  # not on a guessed card
-            self._end(st, "instant")
-            return
+        if self.instant_units is not None:
+            u = st.unseen
+            if u is None or not u.cards:
+                if self.hv.value(st.hands[seat]) == self.instant_units:
+                    self._end(st, "instant")
+                    return
+            elif u.instant(st, (seat,), self._is_instant, "an instant win", ("ended_by", "instant"),
+                           self._end_instant, lambda s: self._go_on(s, seat, knocked)):  # not on a guessed card
+                return
+        self._go_on(st, seat, knocked)
+
+    def _go_on(self, st: State, seat: int, knocked: bool) -> None:
+        """A turn ended without an instant win: the next turn, or the end of the round."""
         ms = self._ms(st)
         if self.melding is not None and ms.out_seat >= 0:
             ms.final_left -= 0 if ms.out_seat == seat else 1
