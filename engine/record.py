@@ -69,7 +69,9 @@ _UNSEEN_CARD = " " + UNSEEN  # how an action with an unseen card ends: "discard 
 
 def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
                   ) -> tuple[list[CardMask], dict[str, list[Card]], list[Card]]:
-    """Hands and piles from an explicit deal; every card exactly once, sizes checked.
+    """Hands and piles from an explicit deal; every card exactly once, sizes checked. A deal that is no deal of
+    the game (a wrong number of hands or cards, an unknown card) is malformed in any hand; a dealer other than
+    the rotation's is a disagreement with the rules.
 
     A card written ``?`` is unseen (:mod:`cardspec.engine.unseen`): it gets a stand-in, one of the
     cards the deal does not show, in deck order; the stand-ins are returned third.
@@ -82,24 +84,24 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
                           path=f"{where}.dealer")
     hands_in = d.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != g.num_seats:
-        raise RecordError(f"hands must list {g.num_seats} hands, one per seat", path=f"{where}.hands")
+        raise MalformedRecordError(f"hands must list {g.num_seats} hands, one per seat", path=f"{where}.hands")
     reader = _DealReader(deck, where)
     hands = [0] * g.num_seats
     rules = g.deal_for(st.hand_no)
     for s, h in enumerate(hands_in):
         want = rules.hand_size if s in seats else 0
         if not isinstance(h, list) or len(h) != want:
-            raise RecordError(f"seat {s} must hold {want} cards", path=f"{where}.hands.{s}")
+            raise MalformedRecordError(f"seat {s} must hold {want} cards", path=f"{where}.hands.{s}")
         hands[s] = reader.mask(h, s)
     sizes = rules.pile_sizes(deck.size, len(seats))
     piles_in = d.get("piles", {})
     if not isinstance(piles_in, dict) or piles_in.keys() != sizes.keys():
-        raise RecordError(f"piles must give exactly {sorted(sizes)}", path=f"{where}.piles")
+        raise MalformedRecordError(f"piles must give exactly {sorted(sizes)}", path=f"{where}.piles")
     piles: dict[str, list[Card]] = {}
     for name, want in sizes.items():
         lst = piles_in[name]
         if not isinstance(lst, list) or len(lst) != want:
-            raise RecordError(f"pile '{name}' must hold {want} cards", path=f"{where}.piles.{name}")
+            raise MalformedRecordError(f"pile '{name}' must hold {want} cards", path=f"{where}.piles.{name}")
         piles[name] = reader.cards(lst, name)[::-1]
     blanks, used = reader.blanks, reader.used
     stand_ins = [c for c in range(deck.size) if not used >> c & 1][:len(blanks)] if blanks else []
@@ -168,13 +170,13 @@ class _DealReader:
         c = deck.by_name.get(name) if type(name) is str else None
         if c is None:
             if not isinstance(name, str):
-                raise RecordError(f"card {name!r} is not a card name", path=f"{at}.{i}")
+                raise MalformedRecordError(f"card {name!r} is not a card name", path=f"{at}.{i}")
             try:  # 'T' for 10, either case, spaces around
                 c = deck.parse(name)
             except (CardspecError, KeyError):
-                raise RecordError(f"'{name}' is not a card of this deck", path=f"{at}.{i}") from None
+                raise MalformedRecordError(f"'{name}' is not a card of this deck", path=f"{at}.{i}") from None
         if self.used >> c & 1:
-            raise RecordError(f"'{name}' appears more often than the deck holds it", path=f"{at}.{i}")
+            raise MalformedRecordError(f"'{name}' appears more often than the deck holds it", path=f"{at}.{i}")
         self.used |= 1 << c
         return c
 
@@ -381,6 +383,7 @@ def _replay(rec: Any, where: str) -> Replay:
         _check_integers(rec)
         g = game_for(rec)
         _check_seats(g, rec["actions"])
+        _check_deals(g, rec.get("deals"))
         st = _initial_state(g, rec)
     except RecordError as exc:
         raise MalformedRecordError(exc.message, exc.index, exc.path, exc.source) from None
@@ -482,6 +485,26 @@ def _check_seats(g: Game, actions: list[Any]) -> None:
         i = next(i for i, step in enumerate(actions) if step["seat"] >= g.num_seats)
         raise RecordError(f"seat {actions[i]['seat']}: this game has seats 0 to {g.num_seats - 1}",
                           path=f"actions.{i}.seat")
+
+
+def _check_deals(g: Game, deals: list[Any] | None) -> None:
+    """Refuse, before play, a deal that is no deal of the game wherever it stands in the record: a dealer who is
+    no player, a hand list with a hand for each seat the game lacks, a name that is no card of the deck, a card
+    dealt more often than the deck holds it. (The sizes a hand's rules give are checked as each hand is dealt,
+    also as malformed: :func:`explicit_deal`.)"""
+    for i, d in enumerate(deals or ()):
+        dealer = d.get("dealer")
+        if dealer is not None and not 0 <= dealer < g.num_players:
+            raise RecordError(f"dealer {dealer}: the dealer must be a player, 0..{g.num_players - 1}",
+                              path=f"deals.{i}.dealer")
+        hands = d.get("hands")
+        if not isinstance(hands, list) or len(hands) != g.num_seats:
+            raise RecordError(f"hands must list {g.num_seats} hands, one per seat", path=f"deals.{i}.hands")
+        reader = _DealReader(g.deck, f"deals.{i}")
+        for s, h in enumerate(hands):
+            reader.mask(h, s)
+        for name, pile in (d.get("piles") or {}).items():
+            reader.cards(pile, name)
 
 
 def _check_integers(rec: Mapping[str, Any]) -> None:
