@@ -43,8 +43,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
-from .errors import CardNameError
+from .errors import CardNameError, SpecError
 
+MAX_CARDS: Final = 4096
+"""The most physical cards a deck may have, whatever built it (the schema's largest deck, 20 ranks of 8 suits in 20
+copies with 80 jokers, has 3280): a deck past it is refused before its tables are made."""
 _WORD_BITS: Final = 60
 """:meth:`Deck.cards_of` reads a mask this many bits at a time: each piece a machine word for the compiled build."""
 _WORD: Final = (1 << _WORD_BITS) - 1
@@ -83,6 +86,11 @@ class Deck:
     """Whether some face occurs more than once (two-deck games, several jokers)."""
 
     def __post_init__(self) -> None:
+        c, j = self.copies, self.jokers
+        if type(c) is not int or type(j) is not int or c < 1 or j < 0 or \
+                len(self.ranks) * len(self.suits) * c + j > MAX_CARDS:
+            raise SpecError(f"a deck of {len(self.ranks)} ranks, {len(self.suits)} suits, {c!r} copies and {j!r} "
+                            f"jokers: at least one copy, no negative jokers, at most {MAX_CARDS} cards", key="deck")
         rank_of: list[int] = []
         suit_of: list[int] = []
         copy_of: list[int] = []

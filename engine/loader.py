@@ -62,8 +62,15 @@ class LoadedYaml:
         return [self.file, *(self.parent.files() if self.parent is not None else ())]
 
     def line_of(self, path: Path_) -> int | None:
-        """The line of the deepest known node on ``path``."""
+        """The line of the deepest known node on ``path`` (a number in it may be a mapping's key, as an int
+        option's map writes its values: ``map.3``)."""
         p = tuple(path)
+        if p not in self.lines and any(type(k) is int for k in p):
+            written: Path_ = ()
+            for k in p:
+                written = (*written, str(k) if type(k) is int and (*written, k) not in self.lines
+                           and (*written, str(k)) in self.lines else k)
+            p = written
         while p:
             if p in self.lines:
                 return self.lines[p]
@@ -84,6 +91,8 @@ class LoadedYaml:
         for k in path:
             if not isinstance(node, dict):
                 return False
+            if k not in node and type(k) is int and str(k) in node:
+                k = str(k)  # a number as a mapping's key (an int option's map)
             if k not in node:
                 return True
             node = node[k]
@@ -548,6 +557,7 @@ def _compile(data: dict[str, Any], loaded: LoadedYaml, file: str) -> None:
     try:
         spec = Spec(data, file, loaded)
         spec.check_unique()  # before the build, which looks phases up by id
+        spec.check_option_values()  # before the build: a value an option puts in may be out of the schema's bounds
         Game(spec)
     except SpecError as exc:
         if exc.line is not None or not exc.key:

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 POSITIONS = ("right_of_dealer", "left_of_dealer", "after_last")
 CONTROLLER_RULES = ("not_bettor", "not_maker")
 FALLBACKS = ("dealer", "left_of_dealer")
+MAX_PLAYERS = 16
+"""The most players a game seats, whatever built it (the schema's bound too)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,9 @@ class Seating:
     @staticmethod
     def build(p: Mapping[str, Any], players: int, file: str) -> Seating:
         """Compile ``players.dummy`` (if any)."""
+        if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
+            raise SpecError(f"players.count must be an integer 2..{MAX_PLAYERS}, got {players!r}", file,
+                            key="players.count")
         d = p.get("dummy")
         if not d:
             return Seating(players)

@@ -22,6 +22,9 @@ from .options import OptionDecl, complete, key_of, resolve
 
 MAX_OPTION_SETS = 2000
 """At most this many option sets are checked and verified for one spec (the bundled specs have up to 200)."""
+MAX_VALUE_CHECKS = 1000
+"""At most this many resolved rule sets are validated on load to find an option value out of the schema's bounds
+(the bundled specs need up to 10; a spec of 64 options of 64 values each, 70 when no value is out of bounds)."""
 
 
 @dataclass(frozen=True)
@@ -183,39 +186,173 @@ class Spec:
                 raise SpecError(f"{v!r} is used twice (first by {at})", self.file, self.loaded.line_of(path),
                                 ".".join(map(str, path)))
 
+    def check_option_values(self) -> None:
+        """Every value an option can put into the rules meets the schema's constraints for the key it lands on,
+        checked before anything is built (a deck of 100000 jokers would be): the rules under the defaults, then
+        each option moved alone (with what that value ``requires``) to each of its other values (for an int
+        option its ``min``, ``max`` and every value an option map names) are resolved and validated against
+        the schema, and their own bounds must be in order (``bounds.hand_points`` low to high).
+
+        To keep loading cheap the moved options are tried together, a round at a time (each option's first
+        other value, then each one's second, ...); only a round that fails is split, half by half, down to the
+        one option whose value breaks the rules. An error names where the value is written: the option map's
+        entry; an option's own value under the defaults, at the option's ``default``; and the key it lands
+        on."""
+        decls = self.option_decls
+        defaults = {n: d.default for n, d in decls.items()}
+        err = self._rules_error(decls, defaults)
+        if err is not None:
+            raise err
+        used = self._option_uses(self.data, {})
+        moves: dict[str, list[Any]] = {}
+        for name, d in decls.items():
+            if name not in used:
+                continue  # an option no clause refers to changes no rule
+            values: list[Any] = list(d.sample_values())
+            if d.type == "int":
+                values += [v for v in (d.value_of_key(k) for k in sorted(used[name])) if v is not None]
+            seen = {key_of(d.default)}
+            moves[name] = []
+            for v in values:
+                if key_of(v) not in seen:
+                    seen.add(key_of(v))
+                    moves[name].append(v)
+        budget = [MAX_VALUE_CHECKS]
+        for r in range(max(map(len, moves.values()), default=0)):
+            self._search(decls, defaults, [(n, vs[r]) for n, vs in moves.items() if r < len(vs)], budget)
+
+    def _search(self, decls: dict[str, OptionDecl], defaults: dict[str, Any], group: list[tuple[str, Any]],
+                budget: list[int]) -> None:
+        """Raise the error of the first option of ``group`` whose value alone breaks the rules, if the rules
+        with all of them moved are broken (values that only break them together are left to the option sets
+        that ``check`` plays, and to :class:`~.game.Game`, which validates the rules of any options chosen)."""
+        if budget[0] <= 0:
+            return
+        budget[0] -= 1
+        chosen = {**defaults, **dict(group)}
+        if len(group) == 1:
+            name, v = group[0]
+            for other, want in decls[name].requires.get(key_of(v), {}).items():
+                w = decls[other].value_of_key(key_of(want)) if other in decls else None
+                if w is not None and other != name:  # one naming no value is check_register's to report
+                    chosen[other] = w
+        err = self._rules_error(decls, chosen)
+        if err is None:
+            return
+        if len(group) == 1:
+            raise err
+        mid = len(group) // 2
+        self._search(decls, defaults, group[:mid], budget)
+        self._search(decls, defaults, group[mid:], budget)
+
+    @staticmethod
+    def _option_uses(node: Any, out: dict[str, set[str]]) -> dict[str, set[str]]:
+        """The options that ``{$option: ...}`` nodes name, each with the keys of its maps."""
+        if isinstance(node, list):
+            for v in node:
+                Spec._option_uses(v, out)
+        elif isinstance(node, dict):
+            if "$option" not in node:
+                for v in node.values():
+                    Spec._option_uses(v, out)
+                return out
+            keys = out.setdefault(str(node["$option"]), set())
+            m = node.get("map")
+            if isinstance(m, dict):
+                keys.update(str(k) for k in m)
+                for v in m.values():
+                    Spec._option_uses(v, out)
+        return out
+
+    def _rules_error(self, decls: dict[str, OptionDecl], chosen: dict[str, Any]) -> SpecError | None:
+        """What is wrong with the rules resolved under ``chosen`` (the schema refuses them, or their bounds are not
+        in order), named at the value's own key and line; None if nothing is."""
+        from .loader import quick_gate, spec_schema, validate
+
+        try:
+            rules = resolve(self.data, decls, chosen, self.file)
+        except SpecError:
+            if any(key_of(v) != key_of(decls[n].default) for n, v in chosen.items()):
+                return None  # a map without an entry for a moved value: check_register names it
+            raise
+        if not quick_gate(spec_schema())(rules):
+            try:
+                validate(rules, spec_schema(), None, self.file)
+            except SpecError as exc:
+                return self._at_option(exc.detail, key_path(exc.key) if exc.key != "<top>" else (), decls, chosen)
+        bounds = rules.get("bounds")
+        hp = bounds.get("hand_points") if isinstance(bounds, dict) else None
+        if isinstance(hp, list) and len(hp) == 2 and all(type(x) is int for x in hp) and hp[0] > hp[1]:
+            return self._at_option(f"the low bound {hp[0]} is above the high bound {hp[1]} (write [low, high])",
+                                   ("bounds", "hand_points"), decls, chosen)
+        return None
+
+    def _at_option(self, detail: str, path: tuple[str | int, ...], decls: dict[str, OptionDecl],
+                   chosen: dict[str, Any]) -> SpecError:
+        """An error found at ``path`` of the rules resolved under ``chosen``, named where the spec writes the
+        value: through option maps, the entry of the chosen value; an option's own value, where the clause refers
+        to the option, or under the defaults at the option's ``default``."""
+        from .game import chosen_options
+
+        site, bare = self._option_site(path, chosen)
+        named = chosen_options(decls, chosen)
+        text = f"with options {named}: {detail}" if named else detail
+        fpath = site
+        if bare is not None and bare in decls:
+            d, v = decls[bare], chosen[bare]
+            rule_key = ".".join(map(str, path)) or "<top>"
+            at = next((i for i, x in enumerate(d.values) if type(x) is type(v) and x == v), None)
+            decl: tuple[str | int, ...]
+            if key_of(v) == key_of(d.default):
+                what, decl = "default", ("options", bare, "default")
+            elif d.type == "int" and v in (d.min, d.max):
+                what = "max" if v == d.max else "min"
+                decl = ("options", bare, what)
+            else:
+                what, decl = "value", ("options", bare) if at is None else ("options", bare, "values", at)
+            # the option's declaration for its default, the clause that refers to the option for another value;
+            # but with extends, the one of them that this file writes
+            inherited = self.loaded.inherited
+            if inherited(site) != inherited(decl) or what == "default":
+                fpath = decl if inherited(site) or not inherited(decl) else site
+            if fpath == decl:
+                text += f" ({rule_key})"
+            else:
+                text += f" (the {what} {key_of(v)} of option '{bare}')"
+        return SpecError(text, self.file, self.loaded.line_of(fpath), ".".join(map(str, fpath)) or "<top>")
+
     def check_resolved(self) -> None:
         """Each option set that is checked and verified resolves to rules the schema accepts: an option map
         may give a value of the wrong kind (``face_up: allx``). The error names the options and the mapped
-        value's key and line, so ``cardspec rules`` refuses such a spec as ``check`` does."""
-        from .game import chosen_options
-        from .loader import spec_schema, validate
-
+        value's key and line, so ``cardspec rules`` refuses such a spec as ``check`` does. (The defaults and
+        each option moved alone to a value of its :meth:`~.OptionDecl.sample_values` were checked on load, by
+        :meth:`check_option_values`.)"""
         decls = self.option_decls
         try:
             sets = self.option_sets()
-        except SpecError:  # too many to check: each option moved alone still is
-            sets = [{}, *({n: v} for n, d in decls.items() for v in d.sample_values() if v != d.default)]
+        except SpecError:  # too many to check: each option moved alone was
+            return
         for opts in sets:
             try:
                 chosen = complete(decls, opts)
             except OptionError:
                 continue  # a value that requires others alone: Game reports it, with the options
-            named = chosen_options(decls, chosen)
-            if not named:
-                continue  # the defaults were validated on load
-            rules = resolve(self.data, decls, chosen, self.file)
-            try:
-                validate(rules, spec_schema(), None, self.file)
-            except SpecError as exc:
-                path = self._source_path(key_path(exc.key) if exc.key != "<top>" else (), chosen)
-                raise SpecError(f"with options {named}: {exc.detail}", self.file, self.loaded.line_of(path),
-                                ".".join(map(str, path)) or exc.key) from None
+            moved = [n for n, v in chosen.items() if key_of(v) != key_of(decls[n].default)]
+            if not moved or (len(moved) == 1 and any(key_of(v) == key_of(chosen[moved[0]])
+                                                     for v in decls[moved[0]].sample_values())):
+                continue  # checked on load
+            err = self._rules_error(decls, chosen)
+            if err is not None:
+                raise err
 
-    def _source_path(self, path: tuple[str | int, ...], chosen: dict[str, Any]) -> tuple[str | int, ...]:
+    def _option_site(self, path: tuple[str | int, ...],
+                     chosen: dict[str, Any]) -> tuple[tuple[str | int, ...], str | None]:
         """The key in the spec file of the node at ``path`` of the rules resolved under ``chosen``: through each
-        option map, the entry of the chosen value."""
+        option map, the entry of the chosen value; and the option whose own value the node is (None when the
+        file writes it)."""
         node: Any = self.data
         out: list[str | int] = []
+        bare: list[str] = []
 
         def through_maps() -> bool:
             nonlocal node
@@ -223,6 +360,7 @@ class Spec:
                 m = node.get("map")
                 k = key_of(chosen.get(node["$option"]))
                 if not isinstance(m, dict) or k not in m:
+                    bare.append(str(node["$option"]))
                     return False  # the option's value itself: the rest of the path is not in the file
                 out.extend(("map", k))
                 node = m[k]
@@ -239,7 +377,7 @@ class Spec:
             out.append(k)
         else:
             through_maps()
-        return tuple(out)
+        return tuple(out), (bare[0] if bare else None)
 
     def check_register(self) -> None:
         """Each ambiguity names a declared option; its decision is that option's default; every
