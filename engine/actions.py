@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import Card, Deck
-from .errors import CardNameError, InvalidActionError
+from .errors import CardNameError, InvalidActionError, NumberRangeError
 
 Action = int
 """An action id; see the module docstring for the layout."""
@@ -163,9 +163,10 @@ class ActionCodec:
             raise InvalidActionError(f"'{choice}' is not a choice of '{kind}'")
         if sig.choices and choice is None:
             raise InvalidActionError(f"'{kind}' needs one of the choices {list(sig.choices)}")
-        if number is not None and (sig.number is None or not sig.number[0] <= number <= sig.number[1]):
-            raise InvalidActionError(f"'{kind}' takes no number {number}" if sig.number is None else
-                                     f"'{kind}' takes a number from {sig.number[0]} to {sig.number[1]}")
+        if number is not None and sig.number is None:
+            raise InvalidActionError(f"'{kind}' takes no number {number}")
+        if number is not None and sig.number is not None and not sig.number[0] <= number <= sig.number[1]:
+            raise NumberRangeError(f"'{kind}' takes a number from {sig.number[0]} to {sig.number[1]}", kind, number)
         if sig.number is not None and number is None:
             raise InvalidActionError(f"'{kind}' needs a number")
         if suit != NO_SUIT and not (sig.suit and (0 <= suit < len(self.deck.suits) or

@@ -98,6 +98,19 @@ class IllegalActionError(ActionError):
         super().__init__(f"illegal action '{action}': {reason}{cite}")
 
 
+class NumberRangeError(InvalidActionError):
+    """An action name whose number lies outside the range its kind takes (``bid 11`` where bids run 1 to 10)."""
+
+    def __init__(self, message: str, kind: str, number: int) -> None:
+        self.kind, self.number = kind, number
+        super().__init__(message)
+
+
+class OutOfRangeActionError(IllegalActionError, InvalidActionError):
+    """An action name whose number lies outside its kind's range, where a clause (or a register entry) sets the
+    range: it names no action of the game, and it breaks that clause (an audit cites it)."""
+
+
 class ActionBoundError(ActionError):
     """A match that reached its action bound (``Game.action_bound``) without ending."""
 

@@ -22,7 +22,7 @@ from .cards import Deck
 from .components import build_component
 from .components.base import Component
 from .components.deal import DealRules
-from .errors import Source, SpecError
+from .errors import NumberRangeError, OutOfRangeActionError, Source, SpecError
 from .handvalue import HandValue
 from .loader import key_path, relocate, spec_schema, validate
 from .match import MatchRules
@@ -315,7 +315,15 @@ class Game:
         """The action named by ``text`` (names already parsed are remembered: a game's vocabulary is finite)."""
         a = self._parsed.get(text)
         if a is None:
-            a = self.codec.parse(text)
+            try:
+                a = self.codec.parse(text)
+            except NumberRangeError as exc:  # a number past the range a clause (or a register entry) sets
+                for ph in self.phases:
+                    if exc.kind in ph.codec_kinds():
+                        why = ph.number_bound(exc.kind, exc.number)
+                        if why is not None:
+                            raise OutOfRangeActionError(" ".join(text.split()), why[0], why[1]) from None
+                raise
             if len(self._parsed) < 100_000:
                 self._parsed[text] = a
         return a

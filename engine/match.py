@@ -89,6 +89,26 @@ class MatchRules:
     extra_hand_among: str = "all"
     """Who can win an extra (tie-break) hand: ``all`` (the best total of every entity after it) or
     ``tied`` (only the entities whose tie called for it; the others play it but cannot win)."""
+    winner_source: Source | None = None
+    """The clause that says who wins once the match is over (``end.winner_source``); None: ``source`` says."""
+    tie_source: Source | None = None
+    """The clause that settles a tie for the win (``end.tie_source``); None: the winner's clause says."""
+
+    def winners_source(self, stated: Sequence[int] | None, replayed: Sequence[int] | None) -> Source:
+        """The clause a wrong statement of the winners breaks: the end clause when the record and the replay
+        disagree on whether the match is over; else the tie clause when either names several winners; else the
+        winner clause (each falling back to the end clause where the spec gives none).
+
+        >>> s = Source("a.txt", "end"); w = Source("a.txt", "win"); t = Source("a.txt", "tie")
+        >>> m = MatchRules("random", "left", "target", "points", 10, "highest", "another_hand", 0, "shared_win", s, s,
+        ...                winner_source=w, tie_source=t)
+        >>> [m.winners_source(a, b).quote for a, b in (([1], None), ([1], [2]), ([1], [1, 3]), ([0, 2], [1]))]
+        ['end', 'win', 'tie', 'tie']
+        """
+        if stated is None or replayed is None:
+            return self.source
+        win = self.winner_source or self.source
+        return (self.tie_source or win) if len(stated) > 1 or len(replayed) > 1 else win
 
     @staticmethod
     def build(d: Mapping[str, Any], game: Game, file: str) -> MatchRules:
@@ -155,7 +175,9 @@ class MatchRules:
                           Source(**d["rotation_source"]), start, rounds, e.get("winner", "highest"),
                           e.get("tie", "shared_win"), floor, tuple(instant),
                           Source(**iw["source"]) if iw else None, e.get("on_target", "wins"),
-                          e.get("extra_hand_among", "all"))
+                          e.get("extra_hand_among", "all"),
+                          Source(**e["winner_source"]) if "winner_source" in e else None,
+                          Source(**e["tie_source"]) if "tie_source" in e else None)
 
     def reached(self, totals: Sequence[int]) -> list[int]:
         """The entities whose total has reached the target (at or below it in a countdown)."""

@@ -377,14 +377,24 @@ def replay(rec: Any, where: str = "") -> Replay:
         return _replay(rec, where)
 
 
+def check_record(rec: Any, where: str = "") -> State:
+    """What :func:`replay` checks before it plays a record's first action, the checks that make a record
+    malformed: the record schema, whole numbers, the system and options, each action's seat, each deal's cards
+    and dealer, and the start; the state play starts from. Raises :class:`RecordError` (a shape the checks refuse)
+    or :class:`~cardspec.engine.errors.CardspecError` (a start the game refuses). An importer calls it on each
+    record it writes, so that nothing is written that a replay would call malformed."""
+    _validate(rec, where)
+    _check_integers(rec)
+    g = game_for(rec)
+    _check_seats(g, rec["actions"])
+    _check_deals(g, rec.get("deals"))
+    return _initial_state(g, rec)
+
+
 def _replay(rec: Any, where: str) -> Replay:
     try:
-        _validate(rec, where)
-        _check_integers(rec)
-        g = game_for(rec)
-        _check_seats(g, rec["actions"])
-        _check_deals(g, rec.get("deals"))
-        st = _initial_state(g, rec)
+        st = check_record(rec, where)
+        g = st.game
     except RecordError as exc:
         raise MalformedRecordError(exc.message, exc.index, exc.path, exc.source) from None
     except CardspecError as exc:
@@ -416,8 +426,8 @@ def _replay(rec: Any, where: str) -> Replay:
         got = list(st.winners) if st.winners is not None else None
         if want != got:
             if not any("totals" in r.get(UNCHECKED, ()) for r in st.hand_results):
-                raise RecordError(f"states winners {want} but the replay gives {got}",
-                                  path="results.winners", source=g.match.source)
+                raise RecordError(_winners_disagree(st, want, got), path="results.winners",
+                                  source=g.match.winners_source(want, got))
             notes.append(f"winners: the record states {want}, the replay gives {got} on its placement of the unseen "
                          "cards; they follow from totals that depend on it, and were not checked")
     if st.unseen is not None:
@@ -437,7 +447,7 @@ def _carry(st: State, g: Game, step: Mapping[str, Any], i: int, hidden_steps: di
     if st.is_terminal():
         raise _after_the_end(st, step["action"], i)
     if step["seat"] != st.cur:  # the acting seat (a dummy seat acts through its controller)
-        raise _out_of_turn(st, step["seat"], i)
+        raise _closed_to_all(st, g, step["action"], i) or _out_of_turn(st, step["seat"], i)
     text: str = step["action"]  # a string: the schema said so (typed, the compiled build checks it as one)
     try:
         if st.unseen is None and not text.endswith(_UNSEEN_CARD):  # every card known: the common case
@@ -628,6 +638,20 @@ def turn_clause(st: State) -> tuple[Source | None, str]:
         f"; no clause of the text says whose turn it is here, the spec's '{st.comp.id}' phase decides"
 
 
+def _closed_to_all(st: State, g: Game, text: Any, i: int) -> RecordError | None:
+    """For an action by a seat whose turn it is not: when the action is one the hand has closed to every seat (a
+    second Nil where one is allowed a hand, a bid in a hand with no bidding: ``Component.closed_earlier``), the
+    error citing the clause that closes it, which the action breaks whoever names it; else None."""
+    try:
+        a = g.parse_action(text)
+    except CardspecError:
+        return None
+    why = st.comp.closed_earlier(st, a)
+    if why is None:
+        return None
+    return RecordError(f"'{g.action_name(a)}' is illegal: {why[0]} ({in_hand(st, i)})", index=i, source=why[1])
+
+
 def _out_of_turn(st: State, seat: Any, i: int) -> RecordError:
     """The error for an action by a seat whose turn it is not; by a seat out of the match (eliminated), the
     clause that put it out."""
@@ -697,6 +721,17 @@ def _check_shape(st: State, k: str, want: Any, got: Mapping[str, Any], done: int
                                    f"ended at action {index})", path=path)
 
 
+def _winners_disagree(st: State, want: list[int] | None, got: list[int] | None) -> str:
+    """What a wrong statement of the match's winners gets wrong, in words (never a bare ``None``)."""
+    if got is None:
+        why = (" (the totals tie for the win: an extra hand is due)" if st.extra_hand and not st.is_terminal()
+               else "")
+        return f"states winners {want}, but in the replay the match is not over after these hands{why}"
+    if want is None:
+        return f"states no winners (the match not over), but in the replay it is over: winners {got}"
+    return f"states winners {want} but the replay gives {got}"
+
+
 def _entity(g: Game, e: int) -> str:
     team = g.teams[e]
     return f"team {e} (seats {', '.join(map(str, team))})" if len(team) > 1 else f"seat {team[0]}"
@@ -739,13 +774,22 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any], rec: Map
         return (f"set {j} (counted from 0): states {short_repr(want[j])} but the replay gives {short_repr(have[j])}",
                 mp.result_source(k))
     if k in ("trump", "maker"):
-        return f"states {k} {want} but the replay gives {have}", _contract_source(g, got["hand"], rec, index)
+        return _states(k, want, have), _contract_source(g, got["hand"], rec, index)
     if k == "dealer":
-        return f"states {k} {want} but the replay gives {have}", g.match.rotation_source
+        return _states(k, want, have), g.match.rotation_source
     if k == "thrown_in":  # a hand is thrown in when everyone passes: the all-pass clause of the bidding
-        return f"states {k} {want} but the replay gives {have}", _all_pass_source(g)
+        return _states(k, want, have), _all_pass_source(g)
     ph = next((p for p in g.phases if k in p.result_fields(st)), None)
-    return f"states {k} {want} but the replay gives {have}", ph.result_source(k) if ph is not None else None
+    return _states(k, want, have), ph.result_source(k) if ph is not None else None
+
+
+def _states(k: str, want: Any, have: Any) -> str:
+    """``states maker 1 but the replay gives 3``, worded where either side is none (``None``: no maker)."""
+    if have is None:
+        return f"states {k} {want} but the replay has no {k} for this hand"
+    if want is None:
+        return f"states no {k} but the replay gives {have}"
+    return f"states {k} {want} but the replay gives {have}"
 
 
 def _contract_source(g: Game, hand: int, rec: Mapping[str, Any], index: int) -> Source:

@@ -498,7 +498,7 @@ class State:
         if not self.game.codec.valid(a):  # no phase's reasons apply to an int that names no action
             raise IllegalActionError(self._name(a), "it is not an action of this game", comp.source)
         if not comp.is_legal(self, a):
-            reason, src = comp.why_illegal(self, a)
+            reason, src = comp.refusal(self, a)
             raise IllegalActionError(self._name(a), reason, src)
 
     def can_apply(self, a: Action) -> bool:

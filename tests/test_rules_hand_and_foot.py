@@ -615,7 +615,7 @@ def test_only_one_wild_for_every_two_normal_cards() -> None:
     With four 4’s you could add another 2 or Joker." """
     st = laid_out_with(game(), ["4C", "4D", "2C", "2D", "JK", "4H"], stock_top=["4S", "8C"])
     do(st, "meld 4 4 2")  # set 3: two naturals, one wild
-    refused(st, "meld 2 JK 4", "at least 3 cards in the group")  # one natural, two wilds
+    refused(st, "meld 2 JK 4", "only 1 wild for every 2")  # one natural, two wilds: the ratio decides
     assert find(st, "add 3 2") is None and find(st, "add 3 JK") is None
     refused(st, "add 3 JK", "only 1 wild for every 2")
     do(st, "add 3 4")  # three 4's with one wild

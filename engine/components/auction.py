@@ -143,6 +143,8 @@ class Auction(CheckingDoer):
         self.first: str = d["first"]
         self.skip_if_trump_fixed: bool = d.get("skip_if_trump_fixed", False)
         """Not played when an earlier phase already fixed trump (dirty-clubs: a turned club is trump at once)."""
+        self.skip_source = Source(**d["skip_source"]) if "skip_source" in d else self.source
+        """The clause saying there is no bidding once trump is fixed (``skip_if_trump_fixed``)."""
         self.moon_declared: bool = "moon" in d
         """The spec gives ``moon`` (true or false): scoring may read the ``moon`` fact."""
         self.moon: bool = d.get("moon", False)
@@ -162,6 +164,8 @@ class Auction(CheckingDoer):
         self.passes: int = end.get("passes", 0)
         self.end_source = Source(**d["end_source"]) if "end_source" in d else self.source
         self.max_source = Source(**d["max_source"]) if "max_source" in d else self.source
+        self.min_source = Source(**d["min_source"]) if "min_source" in d else None
+        """The clause stating the lowest bid (None: a bid below ``min`` names no action and cites no clause)."""
         self.outbid_source = Source(**d["outbid_source"]) if "outbid_source" in d else self.source
         self.all_pass_source = Source(**d["all_pass_source"])
         self.forced_source = Source(**d["forced_bid_source"]) if "forced_bid_source" in d else \
@@ -325,6 +329,25 @@ class Auction(CheckingDoer):
             st.next_phase()  # trump was fixed by an earlier phase (a turned card): no bidding
             return
         st.cur = st.next_seat(st.dealer)
+
+    def number_bound(self, kind: str, number: int) -> tuple[str, Source] | None:
+        """A bid past the highest (``max_source``, with its register entry where a reading sets the limit) or
+        below the lowest (``min_source``, when the spec gives one)."""
+        if kind not in ("bid", "bid_low"):
+            return None
+        if number > self.max_bid:
+            return f"a bid is a number of tricks from {self.min_bid} to {self.max_bid}", self.max_source
+        if number < self.min_bid and self.min_source is not None:
+            return f"a bid is a number of tricks from {self.min_bid} to {self.max_bid}", self.min_source
+        return None
+
+    def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
+        """Trump fixed before the auction (``skip_if_trump_fixed``), which took no turn: ``skip_source``."""
+        cs = self._s(st)
+        if self.skip_if_trump_fixed and st.phase > self.index and cs.turns == 0 and not cs.naming and \
+                st.contract.tt is not None and cs.bidder < 0:
+            return "trump was fixed before the auction, so there is no bidding this hand", self.skip_source
+        return None
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         cs = self._s(st)

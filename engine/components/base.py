@@ -276,6 +276,41 @@ class Component:
         does not hold: no text needs to say that only cards held are played)."""
         return f"not allowed in the '{self.id}' phase now", self.source
 
+    def number_bound(self, kind: str, number: int) -> tuple[str, Source] | None:
+        """For an action of this component's ``kind`` whose ``number`` lies outside the range the kind takes, the
+        limit it passes in words and the clause that sets it (with its register entry when a reading of a silent
+        text sets it); None when no clause does."""
+        return None
+
+    def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
+        """Why this phase, already passed this hand, takes no more action ``a`` (one of its kinds, named in a later
+        phase) this hand, and the clause saying so: it was not played at all (a condition of its spec held), or
+        its limit is used up (one declaration a hand, made). None when no clause closes it to ``a``."""
+        return None
+
+    def refusal(self, st: State, a: Action) -> tuple[str, Source | None]:
+        """Why ``a`` is refused now, and the clause: an action of an earlier phase that is closed to it this hand
+        cites the clause that closes it (:meth:`closed_reason`: a bid in a hand with no bidding, a second Nil where
+        one is allowed a hand); anything else, :meth:`why_illegal`."""
+        return self.closed_earlier(st, a) or self.why_illegal(st, a)
+
+    def closed_earlier(self, st: State, a: Action) -> tuple[str, Source] | None:
+        """Why ``a``, an action of an earlier phase of the hand (not one of this phase's kinds), is closed to every
+        seat now, and the clause (:meth:`closed_reason`); None when it is not. It does not depend on who names
+        it, so an audit may cite it for a seat acting out of turn too."""
+        codec = st.game.codec
+        if not codec.valid(a):
+            return None
+        kind = codec.kind(a)
+        if kind in self.codec_kinds():
+            return None
+        for ph in st.game.phases[:self.index]:
+            if kind in ph.codec_kinds():
+                why = ph.closed_reason(st, a)
+                if why is not None:
+                    return why
+        return None
+
     def hidden(self, a: Action) -> bool:
         """Whether the cards of this action are hidden from the other players."""
         return False
@@ -291,5 +326,5 @@ class CheckingDoer(Component):
 
     def apply(self, st: State, a: Action) -> None:
         if not self.try_apply(st, a):
-            reason, src = self.why_illegal(st, a)
+            reason, src = self.refusal(st, a)
             raise IllegalActionError(st.game.action_name(a), reason, src)

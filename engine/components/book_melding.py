@@ -498,6 +498,23 @@ class BookMelding(CheckingDoer):
         w = self.wilds_in(cards)
         return nat.pop() if self.ratio_ok(len(cards) - w, w) and self.cap_ok(w) else None
 
+    def _why_wilds(self, cards: tuple[Card, ...]) -> tuple[str, Source] | None:
+        """Why ``cards``, of the set's size and one natural rank besides wild cards, make no new set because of
+        their wild cards (the ratio of wild to natural cards, or the cap on wild cards), and the clause; None
+        when the wild cards are not what breaks it."""
+        if len(cards) != self.min_size:
+            return None
+        nat = {self.meld_rank[c] for c in cards} - {WILD}
+        if len(nat) != 1 or UNMELDABLE in nat:
+            return None
+        w = self.wilds_in(cards)
+        if not self.ratio_ok(len(cards) - w, w):
+            return (f"a set holds at most {self.ratio[0]} wild card(s) for every {self.ratio[1]} natural cards "
+                    f"({w} wild, {len(cards) - w} natural)", self.ratio_source)
+        if not self.cap_ok(w):
+            return f"a set holds at most {self.max_wilds} wild cards", self.max_wilds_source
+        return None
+
     def set_points(self, m: Meld) -> int:
         """A set's card values, with its book bonus when lay-outs count books."""
         pts = sum(map(self.value.__getitem__, m[3]))
@@ -1000,6 +1017,9 @@ class BookMelding(CheckingDoer):
             if srank is None:
                 if any(self.meld_rank[c] == UNMELDABLE for c in cards):
                     return "threes (the unmeldable ranks) are never melded", self.unmeldable_source
+                why = self._why_wilds(cards)
+                if why is not None:
+                    return why
                 return (f"a new set is {self.min_size} cards of one rank (no threes), at most one wild card for "
                         f"every {self.ratio[1]} natural cards", self.sets_source)
             side = st.game.entity_of[seat]

@@ -152,6 +152,11 @@ class ClimbingTricks(CheckingDoer):
         self.respectively_source = Source(**d["respectively_source"]) if "respectively_source" in d else \
             self.follow_source
         self.first_leader_source = Source(**d["first_leader_source"]) if "first_leader_source" in d else src
+        self.count_source = Source(**d["count_source"]) if "count_source" in d else self.follow_source
+        """The clause saying each follower plays as many cards as were led (a play of another count breaks it)."""
+        self.order_source = Source(**d["order_source"]) if "order_source" in d else None
+        """The clause passing play to the next seat within a trick (None: the text is silent, and play passes
+        clockwise as the component runs it)."""
         self.value_of: tuple[int, ...] = ()
         """The value of each rank of the deck (low to high), for ``top_last``."""
 
@@ -291,7 +296,7 @@ class ClimbingTricks(CheckingDoer):
             return None
         k = len(cs.plays[0])
         if len(cards) != k:
-            return f"each player plays as many cards as were led ({k})", self.follow_source
+            return f"each player plays as many cards as were led ({k})", self.count_source
         if self.at_least(ranks, self.target(st)):
             return None
         if ranks == self.lowest(hand, k):
@@ -615,6 +620,23 @@ class ClimbingTricks(CheckingDoer):
         return max(legal, key=lambda a: (sum(self.rank_of[c] for c in self.codec.cards(a)), -a))
 
     # --- results, facts and views --------------------------------------------------
+    def result_source(self, field: str) -> Source | None:
+        """``trick_winners``: the trick-winner clause; the other fields: the component's clause."""
+        return self.winner_source if field == "trick_winners" else self.source
+
+    def turn_source(self, st: State) -> Source | None:
+        """A play following the lead: ``order_source`` (None without it: play passes clockwise, as the component
+        runs it); a later lead: the trick winner's clause (the winner becomes the next start player); the first
+        lead: ``first_leader_source`` when the previous hand's loser placed it, else the component's clause."""
+        cs = self._s(st)
+        if cs.plays:
+            return self.order_source
+        if cs.winners:
+            return self.winner_source
+        if self.first_leader == "left_of_last_loser" and st.hand_results and st.hand_results[-1].get("losers"):
+            return self.first_leader_source
+        return self.source
+
     def trick_winners(self, st: State) -> list[int]:
         """The winner of each trick completed so far this hand."""
         return list(self._s(st).winners)

@@ -130,6 +130,8 @@ class Declarations(Component):
         """``stands``, or ``yields``: a host-turn declaration yields to the players asked before its maker."""
         self.turn_declaration_source = Source(**d["turn_declaration_source"]) \
             if "turn_declaration_source" in d else self.source
+        self.limit_source = Source(**d["limit_source"]) if "limit_source" in d else self.source
+        """The clause allowing one declaration a hand (``limit: one``): a second one cites it."""
         rv = d.get("reveal")
         self.reveal: tuple[str, str, int] | None = (rv["seat"], rv["from"], rv["to"]) if rv else None
         """A dummy seat whose hand is filled face up from a pile as the phase begins: (seat, pile, size)."""
@@ -348,6 +350,15 @@ class Declarations(Component):
         if a == self.pass_action:
             return self.forced is None or not self._must_declare(st)
         return a == self.action
+
+    def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
+        """The declaration named once the phase is over, when ``limit: one`` and someone declared: ``limit_source``."""
+        if a != self.action or st.phase <= self.index or self.limit != "one":
+            return None
+        made = [s for s, d in enumerate(st.contract.decl) if d & self.bit]
+        if not made:
+            return None
+        return f"only one player may declare '{self.choice}' each hand, and seat {made[0]} has", self.limit_source
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source | None]:
         forced, src = self.forced, self.forced_source

@@ -229,6 +229,14 @@ class DropOut(CheckingDoer):
         self._advance(st)
         return True
 
+    def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
+        """A ``skip_when`` condition held as the phase began (nobody was asked): ``skip_source``."""
+        if st.phase > self.index and not self._s(st).held and self.skipped(st):
+            why = "trump has no maker" if "no_maker" in self.skip_when and st.contract.maker < 0 else \
+                "the hand is played without trump"
+            return f"nobody stays in or drops out this hand ({why})", self.skip_source
+        return None
+
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         if a == self.drop_action:
             why = self.must_stay(st)

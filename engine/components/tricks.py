@@ -351,7 +351,24 @@ class Tricks(CheckingDoer):
         clockwise, as ``tricks`` runs it)."""
         if st.piles["trick"]:
             return self.order_source
-        return self.winner_source if self._s(st).winners else self.first_leader_source
+        if not self._s(st).winners:
+            return self.first_leader_source
+        return self.identical_source if self._last_trick_tied(st) else self.winner_source
+
+    def _last_trick_tied(self, st: State) -> bool:
+        """Whether the last completed trick of this hand was decided between copies of one card (two cards of the
+        highest power: ``identical`` decides which wins). Read from the hand's history (an audit's path only)."""
+        cs = self._s(st)
+        tt = st.contract.tt
+        if tt is None or cs.playing <= 1:
+            return False
+        plays = [a for _, a, ph in st.history[st.hand_start:] if ph == self.index][-cs.playing:]
+        if len(plays) < cs.playing:
+            return False
+        cards = [self.codec.cards(a)[0] for a in plays]
+        row = tt.power[tt.eff_suit[cards[0]]]
+        best = max(row[c] for c in cards)
+        return sum(1 for c in cards if row[c] == best) > 1
 
     def result_fields(self, st: State) -> dict[str, Any]:
         """The winner of each trick, in order."""
