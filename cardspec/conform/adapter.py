@@ -40,7 +40,13 @@ class Adapter(Protocol):
     so is an answer of the wrong type (a seat or trick winner that is not an ``int`` seat, scores that
     are not a list of ``int``, a ``bool`` counting as neither, legal actions that are not a list of
     strings): a disagreement of kind ``error`` naming the call and what it returned, never one of
-    the points compared.
+    the points compared. ``SystemExit`` raised by adapter code is such an exception too; what the adapter
+    prints to stdout goes to stderr; its calls in one hand share a time limit (``--hand-timeout``).
+
+    Optional, and so not part of this protocol: ``new_hand_in_match(deal, start)``, a hand started where a
+    match stands (``start`` as a record's: ``hand``, ``dealer``, ``totals``, ``extra_hand``); the harness
+    calls it instead of ``new_hand`` for the vector hands that depend on the match state, and leaves those
+    hands out for an adapter without it (``docs/conformance.md``).
     """
 
     def new_hand(self, deal: dict[str, Any]) -> None:
@@ -146,5 +152,5 @@ def _import(where: str) -> Any:
         raise
     except ModuleNotFoundError as exc:
         raise ConformError(f"cannot import adapter module '{where}': {exc}") from None
-    except Exception as exc:  # an adapter module whose import fails: one line, not a traceback
+    except (Exception, SystemExit) as exc:  # an adapter module whose import fails (or calls sys.exit): one line
         raise ConformError(f"cannot import adapter module '{where}': {type(exc).__name__}: {exc}") from None

@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..flags import ascii_int
 from .adapter import ConformError
-from .harness import MAX_HANDS, conform
+from .harness import HAND_TIMEOUT, MAX_HANDS, conform
 
 
 def configure(sp: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add ``conform``'s arguments to a (sub)parser and set its ``func`` to :func:`cmd_conform`.
 
     ``SYSTEM --adapter MODULE:FACTORY [--option NAME=VALUE ...] [-n 100] [--seed 0] [--no-vectors]
-    [--json]`` (``--json`` only if the parser does not have it already).
+    [--hand-timeout 60] [--json]`` (``--json`` only if the parser does not have it already).
     """
     sp.add_argument("system", help="a bundled system id or a spec file")
     sp.add_argument("--adapter", required=True, metavar="MODULE:FACTORY",
@@ -27,10 +29,13 @@ def configure(sp: argparse.ArgumentParser) -> argparse.ArgumentParser:
                          "factory) or a .py file (examples/openspiel_adapter.py:factory)")
     sp.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="an option of the system (repeat for more); the others take their defaults")
-    sp.add_argument("-n", "--hands", dest="n", type=int, default=100,
+    sp.add_argument("-n", "--hands", dest="n", type=ascii_int, default=100,
                     help="seeded deals to play besides the vectors' (default 100)")
-    sp.add_argument("--seed", type=int, default=0, help="first seed of the deals and of the action choices")
+    sp.add_argument("--seed", type=ascii_int, default=0, help="first seed of the deals and of the action choices")
     sp.add_argument("--no-vectors", action="store_true", help="skip the deals of the project's vectors")
+    sp.add_argument("--hand-timeout", dest="hand_timeout", default=str(HAND_TIMEOUT), metavar="SECONDS",
+                    help=f"the most time the adapter's calls may take in one hand (default {HAND_TIMEOUT:g}); a "
+                         "hand past it gets an error disagreement")
     if "--json" not in sp._option_string_actions:
         sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.set_defaults(func=cmd_conform)
@@ -44,8 +49,21 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
         k, eq, v = p.partition("=")
         if not eq or not k.strip():
             raise ConformError(f"--option wants NAME=VALUE, got '{p}'")
+        if k.strip() in out:
+            raise ConformError(f"--option {k.strip()} is given twice: give each option once")
         out[k.strip()] = v
     return out
+
+
+def parse_hand_timeout(text: Any) -> float:
+    """``--hand-timeout``'s value: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise ConformError(f"--hand-timeout wants a positive number of seconds, got '{text}'")
+    return value
 
 
 def cmd_conform(args: argparse.Namespace) -> int:
@@ -53,7 +71,8 @@ def cmd_conform(args: argparse.Namespace) -> int:
     if not 0 <= args.n <= MAX_HANDS:
         raise ConformError(f"-n must be between 0 and {MAX_HANDS}")
     report = conform(args.adapter, args.system, parse_option_pairs(args.option), hands=args.n, seed=args.seed,
-                     vectors=not getattr(args, "no_vectors", False))
+                     vectors=not getattr(args, "no_vectors", False),
+                     hand_timeout=parse_hand_timeout(getattr(args, "hand_timeout", HAND_TIMEOUT)))
     data: dict[str, Any] = report.as_json()
     if getattr(args, "json", False):
         print(json.dumps(data, indent=1, sort_keys=True))

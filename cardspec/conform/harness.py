@@ -8,12 +8,20 @@ reported with cardspec's clause for the point (``docs/conformance.md``).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import math
 import random
+import signal
+import sys
+import threading
+import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, TypeVar
 
 from ..engine.errors import CardspecError, IllegalActionError, OptionError, Source
@@ -28,6 +36,13 @@ from .report import ActionNote, Disagreement, Report
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "vectors"
 """The project's conformance vectors (``cardspec.vectors``): ``<system>.json``, or ``<system>/*.json``."""
 MAX_HANDS = 100_000
+HAND_TIMEOUT = 60.0
+"""The default time limit, in seconds, of the adapter's calls in one hand (``--hand-timeout``)."""
+NOTE_LIMIT = 20
+"""At most this many actions of each side get a note (a reason and a clause) in a ``legal`` disagreement; the
+message and the report's lines name how many more there are."""
+ALARM_REPEAT = 0.5
+"""Seconds between further alarms while an adapter call that is past its time goes on (it swallowed one)."""
 _T = TypeVar("_T")
 
 
@@ -40,6 +55,12 @@ class HandCase:
     deal: dict[str, Any]
     origin: str
     script: tuple[str, ...] = ()
+    start: Mapping[str, Any] | None = None
+    """Where the match stands at the hand's start, in the record form of ``start`` (``docs/records.md``:
+    ``hand``, ``dealer``, ``totals``, ``extra_hand``), for a hand that depends on it: the hand is run only with
+    an adapter that has ``new_hand_in_match(deal, start)``. None: the hand is the same from its deal alone."""
+    needs: str = ""
+    """For a hand with a ``start``: how it differs from its deal alone (the report's reason when it is left out)."""
 
 
 def game_for(system: str, options: Mapping[str, Any] | None) -> Game:
@@ -60,16 +81,23 @@ def game_for(system: str, options: Mapping[str, Any] | None) -> Game:
         raise ConformError(str(exc)) from None
 
 
-def vector_cases(game: Game, root: Path = VECTORS) -> list[HandCase]:
+def vector_cases(game: Game, root: Path = VECTORS, left_out: list[str] | None = None) -> list[HandCase]:
     """The deals of the project's vectors for ``game``'s system, each hand on its own, with the
-    actions the vector records for it. A system with a round schedule has none (a deal there
-    depends on the hand's number), nor does a hand the game cannot start from its deal alone.
+    actions the vector records for it.
+
+    A hand is compared as cardspec plays it within its match: the recorded play is replayed (under the
+    vector's options) from the hand's deal alone and within the match, and the seat to act, the legal
+    actions and the results compared at every step. A hand the same both ways is run from its deal alone. A
+    hand that depends on the match state (a rule that reads the running totals, a round of a round schedule
+    after the first) gets the match's ``start`` (hand number, dealer, totals) when cardspec, started from
+    that deal and start, plays it as within the match: it is run only with an adapter that can start a hand
+    mid-match. Any other hand is left out (a first lead placed by the previous hand's loser, which no
+    ``start`` carries; a deal the requested options cannot start), and added to ``left_out`` (when given) as
+    ``label: why``.
 
     The vectors are read from ``root`` (the checkout's ``docs/vectors``); where that folder is
     absent (an installed package), a bundled system's vectors are made as ``cardspec.vectors``
     makes them, which gives the same playthroughs (``tests/test_vectors.py`` pins them)."""
-    if game.schedule is not None:
-        return []
     out: list[HandCase] = []
     for where, data in _vector_data(game.id, root):
         try:
@@ -77,14 +105,82 @@ def vector_cases(game: Game, root: Path = VECTORS) -> list[HandCase]:
         except CardspecError:
             continue
         for pt in data.get("playthroughs", []):
-            for hand_no, (deal, script) in enumerate(_vector_hands(vgame, pt)):
+            for hand_no, (deal, script, at) in enumerate(_vector_hands(vgame, pt)):
+                label = f"vector {where} seed {pt.get('seed')} hand {hand_no}"
+                start: dict[str, Any] | None = None
+                why = _match_dependence(vgame, at, deal, script, None)
+                if why is not None:
+                    start = _start_of(at)
+                    still = _match_dependence(vgame, at, deal, script, start)
+                    if still is not None:
+                        why, start = still, None  # the match's start does not carry what decides it
                 try:
-                    game.new_initial_state(None, deals=[deal], hand_limit=1)
-                except CardspecError:
+                    if why is None or start is not None:
+                        game.new_initial_state(None, deals=[deal], start=start, hand_limit=1)
+                except CardspecError as exc:
+                    how = "alone" if start is None else "and the match's start"
+                    why, start = f"the options asked for cannot start it from its deal {how}: {_first_line(exc)}", None
+                if why is not None and start is None:
+                    if left_out is not None:
+                        left_out.append(f"{label}: {why}")
                     continue
-                out.append(HandCase(f"vector {where} seed {pt.get('seed')} hand {hand_no}", deal, "vectors",
-                                    tuple(script)))
+                out.append(HandCase(label, deal, "vectors", tuple(script), start, why or ""))
     return out
+
+
+def _start_of(at: State) -> dict[str, Any]:
+    """The record form of where the match ``at`` stands at the start of a hand (``start`` in ``docs/records.md``)."""
+    start: dict[str, Any] = {"hand": at.hand_no, "dealer": at.dealer, "totals": list(at.counters),
+                             "extra_hand": at.extra_hand}
+    if at.extra_hand and at.contenders:
+        start["contenders"] = list(at.contenders)
+    return start
+
+
+def _match_dependence(vgame: Game, at: State, deal: Mapping[str, Any], script: list[str],
+                      start: Mapping[str, Any] | None) -> str | None:
+    """Why a vector hand started from its deal (and ``start``, if given) is not the hand its match plays
+    (None: it is the same).
+
+    ``at`` is the match at the start of the hand. Both are stepped through the recorded play, comparing
+    the seat to act, the legal actions, whether the hand is over and its results; from its deal alone, a
+    round schedule's hand after the first differs at once (its deal and its rules go with its number)."""
+    if start is None and vgame.schedule is not None and at.hand_no != 0:
+        return (f"it is hand {at.hand_no} of the match, and a round schedule gives each hand its own deal and "
+                "rules, while from its deal alone it is the match's first")
+    other = "from its deal alone" if start is None else "from its deal and the match's start"
+    try:
+        alone = vgame.new_initial_state(None, deals=[deal], start=start, hand_limit=1)
+    except CardspecError as exc:
+        return f"it cannot be started {other}: {_first_line(exc)}"
+    match = at.copy()
+    before = len(match.hand_results)
+    for i in range(len(script) + 1):
+        done_alone, done_match = alone.is_terminal(), len(match.hand_results) > before
+        if done_alone or done_match:
+            if done_alone != done_match:
+                where = "in its match" if done_match else other
+                return f"after action {i} the hand is over only {where}"
+            ra, rm = alone.hand_results[-1], match.hand_results[before]
+            for key in ("thrown_in", "trick_winners", "scores"):
+                if ra.get(key) != rm.get(key):
+                    return f"its {key} are {rm.get(key)} in its match, {ra.get(key)} {other}"
+            return None
+        if alone.cur != match.cur:
+            return f"at action {i} seat {match.cur} acts in its match, seat {alone.cur} {other}"
+        la, lm = alone.legal_action_names(), match.legal_action_names()
+        if la != lm:
+            only_m, only_a = [x for x in lm if x not in la], [x for x in la if x not in lm]
+            return (f"at action {i} the legal actions of seat {match.cur} differ: {_list(only_m) or 'none'} only in "
+                    f"its match, {_list(only_a) or 'none'} only {other}")
+        if i == len(script):
+            return None  # the recorded play stops before the hand ends: it agrees as far as it goes
+        try:
+            match.apply_name(script[i])
+            alone.apply_name(script[i])
+        except CardspecError as exc:
+            return f"its recorded action {i} cannot be followed: {_first_line(exc)}"
+    return None
 
 
 def _vector_data(system: str, root: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -108,17 +204,17 @@ def _vector_data(system: str, root: Path) -> list[tuple[str, dict[str, Any]]]:
                                 "playthroughs": [playthrough(g, s) for s in PLAYTHROUGH_SEEDS]})]
 
 
-def _vector_hands(vgame: Game, pt: Mapping[str, Any]) -> list[tuple[dict[str, Any], list[str]]]:
-    """Each hand of a playthrough: its deal and its actions (replayed under the vector's options;
-    a playthrough the engine no longer accepts gives the hands up to that point)."""
-    hands: list[tuple[dict[str, Any], list[str]]] = []
+def _vector_hands(vgame: Game, pt: Mapping[str, Any]) -> list[tuple[dict[str, Any], list[str], State]]:
+    """Each hand of a playthrough: its deal, its actions and the match at its start (replayed under the
+    vector's options; a playthrough the engine no longer accepts gives the hands up to that point)."""
+    hands: list[tuple[dict[str, Any], list[str], State]] = []
     try:
         st = vgame.new_initial_state(pt["seed"])
-        hands.append((deal_of(st), []))
+        hands.append((deal_of(st), [], st.copy()))
         for step in pt["steps"]:
             hands[-1][1].append(step["action"])
             if st.apply_name(step["action"]).hand_ended and not st.is_terminal():
-                hands.append((deal_of(st), []))
+                hands.append((deal_of(st), [], st.copy()))
     except (CardspecError, KeyError, TypeError):
         pass
     return hands
@@ -140,53 +236,73 @@ def seeded_cases(game: Game, hands: int, seed: int) -> list[HandCase]:
 
 
 def conform(factory: Factory | str, system: str, options: Mapping[str, Any] | None = None, hands: int = 100,
-            seed: int = 0, vectors: bool = True) -> Report:
+            seed: int = 0, vectors: bool = True, hand_timeout: float | None = HAND_TIMEOUT) -> Report:
     """Run the other engine's adapter against cardspec on the vector deals (when ``vectors``) and
     ``hands`` seeded deals; deterministic for a seed.
 
     ``factory`` is a factory or its ``MODULE:NAME``. Raises :class:`ConformError` (bad input) and
-    the factory's :class:`Unsupported`; whatever the adapter raises during a hand is a disagreement.
+    the factory's :class:`Unsupported`; whatever the adapter raises during a hand is a disagreement,
+    ``SystemExit`` included (``KeyboardInterrupt`` stops the run). The adapter's calls in one hand may take
+    ``hand_timeout`` seconds in all (None: no limit); the factory call as long. While adapter code runs
+    (its import too), what it prints to stdout goes to stderr.
     """
     name = factory if isinstance(factory, str) else _describe(factory)
-    make = load_factory(factory) if isinstance(factory, str) else factory
-    if not callable(make):
-        raise ConformError(f"the adapter factory {name} is not callable")
     if type(hands) is not int or not 0 <= hands <= MAX_HANDS:
         raise ConformError(f"the number of hands must be 0..{MAX_HANDS}, got {hands!r}")
     if type(seed) is not int:
         raise ConformError(f"the seed must be an integer, got {seed!r}")
-    game = game_for(system, options)
-    cases = (vector_cases(game) if vectors else []) + seeded_cases(game, hands, seed)
-    if not cases:
-        raise ConformError(f"no hands to run: {game.id} has no usable vectors and -n is 0")
-    told = factory_system(game)
-    try:
-        adapter = make(told, dict(game.options))
-    except Unsupported as exc:
-        raise Unsupported(f"the adapter factory {name} does not play {told}: {_first_line(exc)}") from None
-    except Exception as exc:  # a CardspecError too: it comes from the adapter, not from cardspec's own input
-        raise ConformError(f"the adapter factory {name} failed: {type(exc).__name__}: {_first_line(exc)} "
-                           f"(an error of the adapter, called with {told!r})") from None
-    if not isinstance(adapter, Adapter):
-        missing = [m for m in ("new_hand", "legal_actions", "current_seat", "apply", "hand_over", "results")
-                   if not callable(getattr(adapter, m, None))]
-        raise ConformError(f"the adapter factory {name} returned a {type(adapter).__name__}, which lacks "
-                           f"{', '.join(missing)}")
-    report = Report(game.id, dict(game.options), {n: d.default for n, d in game.spec.option_decls.items()},
-                    seed, name, spec_file=None if game.spec.bundled else game.spec.file)
-    for case in cases:
-        rng = random.Random(f"conform/{seed}/{case.label}")
+    if hand_timeout is not None and (not isinstance(hand_timeout, int | float) or isinstance(hand_timeout, bool)
+                                     or not math.isfinite(hand_timeout) or hand_timeout <= 0):
+        raise ConformError(f"the time limit of a hand must be a positive number of seconds, got {hand_timeout!r}")
+    with contextlib.redirect_stdout(sys.stderr), _Caller(hand_timeout) as call:
+        make = load_factory(factory) if isinstance(factory, str) else factory
+        if not callable(make):
+            raise ConformError(f"the adapter factory {name} is not callable")
+        game = game_for(system, options)
+        left_out: list[str] = []
+        cases = (vector_cases(game, left_out=left_out) if vectors else []) + seeded_cases(game, hands, seed)
+        if not cases:
+            raise ConformError(f"no hands to run: {game.id} has no usable vectors and -n is 0")
+        told = factory_system(game)
+        call.new_hand()
         try:
-            found = _run_hand(game, adapter, case, report.hands_run, rng)
-        except Unsupported as exc:
-            report.skipped.append(f"{case.label}: {exc}")
-            continue
-        report.hands_run += 1
-        report.sources[case.origin] = report.sources.get(case.origin, 0) + 1
-        if found is None:
-            report.hands_agreeing += 1
-        else:
-            report.disagreements.append(found)
+            adapter = call("the factory", make, told, dict(game.options))
+        except _AdapterFailed as exc:
+            cause = exc.__cause__
+            if isinstance(cause, Unsupported):
+                raise Unsupported(f"the adapter factory {name} does not play {told}: {_first_line(cause)}") from None
+            if cause is None:  # the time limit
+                raise ConformError(f"the adapter factory {name} did not return within {hand_timeout:g} s "
+                                   f"(--hand-timeout; called with {told!r})") from None
+            # a CardspecError too: it comes from the adapter, not from cardspec's own input
+            raise ConformError(f"the adapter factory {name} failed: {type(cause).__name__}: {_first_line(cause)} "
+                               f"(an error of the adapter, called with {told!r})") from None
+        if not isinstance(adapter, Adapter):
+            missing = [m for m in ("new_hand", "legal_actions", "current_seat", "apply", "hand_over", "results")
+                       if not callable(getattr(adapter, m, None))]
+            raise ConformError(f"the adapter factory {name} returned a {type(adapter).__name__}, which lacks "
+                               f"{', '.join(missing)}")
+        report = Report(game.id, dict(game.options), {n: d.default for n, d in game.spec.option_decls.items()},
+                        seed, name, spec_file=None if game.spec.bundled else game.spec.file, left_out=left_out)
+        mid_match = callable(getattr(adapter, "new_hand_in_match", None))
+        for case in cases:
+            if case.start is not None and not mid_match:
+                report.left_out.append(f"{case.label}: {case.needs}; the adapter has no new_hand_in_match(deal, "
+                                       "start) to start it where its match stands")
+                continue
+            rng = random.Random(f"conform/{seed}/{case.label}")
+            call.new_hand()
+            try:
+                found = _run_hand(game, adapter, case, report.hands_run, rng, call)
+            except Unsupported as exc:
+                report.skipped.append(f"{case.label}: {exc}")
+                continue
+            report.hands_run += 1
+            report.sources[case.origin] = report.sources.get(case.origin, 0) + 1
+            if found is None:
+                report.hands_agreeing += 1
+            else:
+                report.disagreements.append(found)
     return report
 
 
@@ -198,14 +314,92 @@ def factory_system(game: Game) -> str:
 
 
 class _AdapterFailed(Exception):
-    """The adapter raised, or answered with something that is not an answer."""
+    """The adapter raised, or answered with something that is not an answer (``__cause__``: what it raised;
+    None for an answer of the wrong type or a call past the time limit)."""
 
 
-def _call(what: str, fn: Callable[..., _T], *args: Any) -> _T:
-    try:
-        return fn(*args)
-    except Exception as exc:
-        raise _AdapterFailed(f"{what} raised {type(exc).__name__}: {_first_line(exc)}") from exc
+class _Timeout(BaseException):
+    """Raised by the SIGALRM handler inside an adapter call past the hand's time limit: a BaseException, so that
+    an adapter's ``except Exception`` does not swallow it."""
+
+
+class _Caller:
+    """Calls into the adapter: an exception it raises (``SystemExit`` too) becomes :class:`_AdapterFailed`, and
+    the calls of one hand share a time limit (:meth:`new_hand` starts it again).
+
+    Where the platform has ``signal.setitimer`` and this is the main thread, each call is interrupted by
+    SIGALRM when the hand's time runs out, again every :data:`ALARM_REPEAT` seconds should the adapter swallow
+    it (code that never returns to the interpreter, a C call blocking for ever, cannot be interrupted so);
+    elsewhere a call that took too long is reported when it returns. As a context manager it installs the
+    SIGALRM handler and, on leaving, cancels the alarm and restores the previous handler and any timer that
+    was running."""
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.left = limit
+        self.alarm = limit is not None and hasattr(signal, "setitimer") and \
+            threading.current_thread() is threading.main_thread()
+        self.active = False
+        self._old: Any = None
+        self._old_timer: tuple[float, float] = (0.0, 0.0)
+        self._entered = 0.0
+
+    def __enter__(self) -> _Caller:
+        if self.alarm:
+            self._old = signal.signal(signal.SIGALRM, self._ring)
+            self._old_timer = signal.setitimer(signal.ITIMER_REAL, 0)
+            self._entered = time.monotonic()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.alarm:
+            self.active = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old if self._old is not None else signal.SIG_DFL)
+            delay, interval = self._old_timer
+            if delay > 0:  # a timer someone else set: it goes on, less the time spent here
+                signal.setitimer(signal.ITIMER_REAL, max(delay - (time.monotonic() - self._entered), 1e-3),
+                                 interval)
+
+    def _ring(self, signum: int, frame: FrameType | None) -> None:
+        if self.active:  # only inside an adapter call: a signal delivered late does nothing
+            raise _Timeout()
+
+    def new_hand(self) -> None:
+        """Start a hand's (or the factory call's) time limit afresh."""
+        self.left = self.limit
+
+    def late(self, what: str) -> str:
+        return (f"{what} did not return within the time limit of {self.limit:g} s for the adapter's calls in one "
+                "hand (--hand-timeout)")
+
+    def __call__(self, what: str, fn: Callable[..., _T], *args: Any) -> _T:
+        left = self.left
+        if left is not None and left <= 0:
+            raise _AdapterFailed(self.late(what))
+        start = time.monotonic()
+        try:
+            try:
+                if self.alarm and left is not None:
+                    self.active = True
+                    signal.setitimer(signal.ITIMER_REAL, left, ALARM_REPEAT)
+                out = fn(*args)
+            finally:
+                if self.alarm:
+                    self.active = False
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+        except _Timeout:
+            left = None
+            self.left = 0.0
+            raise _AdapterFailed(self.late(what)) from None
+        except (Exception, SystemExit) as exc:  # an adapter's sys.exit() is its failure, not the run's end
+            raise _AdapterFailed(f"{what} raised {type(exc).__name__}: {_first_line(exc)}") from exc
+        finally:
+            if left is not None:
+                self.left = max(0.0, left - (time.monotonic() - start))
+        if left is not None and self.left is not None and self.left <= 0:  # no alarm here: it ran past the limit
+            raise _AdapterFailed(self.late(what))
+        return out
 
 
 def _first_line(exc: BaseException) -> str:
@@ -218,8 +412,9 @@ def _describe(f: Any) -> str:
     return f"{mod}:{qual}" if mod and qual else repr(f)
 
 
-def _run_hand(game: Game, adapter: Adapter, case: HandCase, index: int, rng: random.Random) -> Disagreement | None:
-    st = game.new_initial_state(None, deals=[case.deal], hand_limit=1)
+def _run_hand(game: Game, adapter: Adapter, case: HandCase, index: int, rng: random.Random,
+              call: _Caller) -> Disagreement | None:
+    st = game.new_initial_state(None, deals=[case.deal], start=case.start, hand_limit=1)
     played: list[str] = []
 
     def found(kind: str, message: str, clause: Source | None, cs: Any, other: Any,
@@ -233,25 +428,29 @@ def _run_hand(game: Game, adapter: Adapter, case: HandCase, index: int, rng: ran
 
     try:
         try:
-            adapter.new_hand(copy.deepcopy(case.deal))
-        except Unsupported:
+            if case.start is None:
+                call("new_hand", adapter.new_hand, copy.deepcopy(case.deal))
+            else:
+                in_match: Callable[..., None] = getattr(adapter, "new_hand_in_match", None) or _missing
+                call("new_hand_in_match", in_match, copy.deepcopy(case.deal), copy.deepcopy(dict(case.start)))
+        except _AdapterFailed as exc:
+            if isinstance(exc.__cause__, Unsupported):
+                raise exc.__cause__ from None
             raise
-        except Exception as exc:
-            raise _AdapterFailed(f"new_hand raised {type(exc).__name__}: {_first_line(exc)}") from exc
         follow = True
         while True:
-            over = _as_bool(_call("hand_over()", adapter.hand_over), "hand_over()")
+            over = _as_bool(call("hand_over()", adapter.hand_over), "hand_over()")
             if st.is_terminal() or over:
                 if not (st.is_terminal() and over):
-                    return _end_mismatch(game, adapter, st, found)
+                    return _end_mismatch(game, adapter, st, found, call)
                 break
-            seat = _as_seat(game, _call("current_seat()", adapter.current_seat), "current_seat()")
+            seat = _as_seat(game, call("current_seat()", adapter.current_seat), "current_seat()")
             if seat != st.cur:
                 src, why = turn_clause(st)
                 return found("seat", f"cardspec has seat {st.cur} to act, the other engine seat {seat}{why}",
                              src, st.cur, seat)
             legal = st.legal_action_names()
-            other = _names(game, _call("legal_actions()", adapter.legal_actions))
+            other = _names(game, call("legal_actions()", _listed, adapter.legal_actions), st, legal)
             if set(other) != set(legal):
                 return _legal_mismatch(game, st, legal, other, found)
             if follow and len(played) < len(case.script) and case.script[len(played)] in legal:
@@ -259,12 +458,28 @@ def _run_hand(game: Game, adapter: Adapter, case: HandCase, index: int, rng: ran
             else:
                 follow = False
                 action = rng.choice(legal)
-            _call(f"apply({action!r})", adapter.apply, action)
+            call(f"apply({action!r})", adapter.apply, action)
             st.apply_name(action)
             played.append(action)
-        return _results_mismatch(game, st, _call("results()", adapter.results), found)
+        return _results_mismatch(game, st, call("results()", adapter.results), found)
     except _AdapterFailed as exc:
         return found("error", f"the adapter failed: {exc}", None, None, str(exc))
+    except _Timeout:  # an alarm delivered just as an adapter call ended
+        text = call.late("an adapter call")
+        return found("error", f"the adapter failed: {text}", None, None, text)
+
+
+def _missing(*args: Any) -> None:
+    raise AttributeError("the adapter has no new_hand_in_match")
+
+
+def _listed(legal_actions: Callable[[], Any]) -> Any:
+    """What ``legal_actions()`` returned, an iterator or generator read to the end (so that what it raises, or a
+    hang in it, is the call's); a string, a mapping or no iterable as it is (:func:`_names` refuses it)."""
+    given = legal_actions()
+    if isinstance(given, str | bytes | Mapping | list) or not isinstance(given, Iterable):
+        return given
+    return list(given)
 
 
 def _as_bool(x: Any, what: str) -> bool:
@@ -305,39 +520,58 @@ def _int_list(x: Any, what: str, kind: str) -> list[int]:
     return [int(v) for v in items]
 
 
-def _names(game: Game, given: Any) -> list[str]:
-    """The other engine's legal actions in cardspec's canonical spelling (``play TD`` is ``play 10D``);
-    a name cardspec cannot read is kept as given."""
+def _names(game: Game, given: Any, st: State | None = None, legal: Iterable[str] = ()) -> list[str]:
+    """The other engine's legal actions in cardspec's canonical spelling (``play TD`` is ``play 10D``), in
+    cardspec's order; a name cardspec cannot read is kept as given, and comes last. Each name is read once.
+
+    Copies of one card are one choice: an action naming another copy of a card than cardspec's list names
+    (``play QH#2`` for ``play QH#1``, when the seat holds both) is read as the action cardspec lists for it
+    (its phase's ``representative``), so that an engine that lists every copy conforms; a name given twice
+    is still an invalid answer."""
     if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
-        raise _AdapterFailed(f"legal_actions() returned {given!r}, not a list of action names")
-    out: list[str] = []
+        raise _AdapterFailed(f"legal_actions() returned {_short_repr(given)}, not a list of action names")
+    read: list[tuple[str, int | None]] = []
     for n in given:
         if not isinstance(n, str):
-            raise _AdapterFailed(f"legal_actions() lists {n!r}, not an action name")
+            raise _AdapterFailed(f"legal_actions() lists {_short_repr(n)}, not an action name")
         try:
-            out.append(game.action_name(game.parse_action(n)))
+            a = game.parse_action(n)
+            read.append((game.action_name(a), a))
         except (CardspecError, ValueError, IndexError):
-            out.append(n)
+            read.append((n, None))
+    out = [n for n, _ in read]
     if len(set(out)) != len(out):
-        dup = sorted({x for x in out if out.count(x) > 1})
-        raise _AdapterFailed(f"legal_actions() lists {', '.join(repr(d) for d in dup)} more than once")
-    return sorted(out, key=lambda n: _order(game, n))
+        dup = sorted(x for x, k in Counter(out).items() if k > 1)
+        shown = _list(dup) if len(dup) <= 4 else f"{len(dup)} names ({_list(dup)})"
+        raise _AdapterFailed(f"legal_actions() lists {shown} more than once")
+    listed = set(legal)
+    if st is not None and listed and game.deck.has_copies and st.cur >= 0:
+        for i, (n, given_a) in enumerate(read):
+            if n in listed or given_a is None:
+                continue
+            rep = st.comp.representative(st, given_a)
+            if rep != given_a and game.action_name(rep) in listed:
+                read[i] = (game.action_name(rep), rep)
+        read = list(dict(read).items())  # two copies read as one action: listed once
+    read.sort(key=lambda na: (0, na[1], "") if na[1] is not None else (1, 0, na[0]))
+    return [n for n, _ in read]
 
 
-def _order(game: Game, name: str) -> tuple[int, int, str]:
-    """cardspec's order of actions (as ``legal_actions()`` lists them); names it cannot read last."""
-    try:
-        return (0, game.parse_action(name), "")
-    except (CardspecError, ValueError, IndexError):
-        return (1, 0, name)
+def _short_repr(x: Any, most: int = 300) -> str:
+    text = repr(x)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
 
 
 Found = Callable[..., Disagreement]
 
 
 def _legal_mismatch(game: Game, st: State, legal: list[str], other: list[str], found: Found) -> Disagreement:
+    """The actions only one side allows, the first :data:`NOTE_LIMIT` of each side with cardspec's reason."""
+    legal_set, other_set = set(legal), set(other)
+    extra = [x for x in other if x not in legal_set]
+    missing = [x for x in legal if x not in other_set]
     notes: list[ActionNote] = []
-    for n in [x for x in other if x not in legal]:
+    for n in extra[:NOTE_LIMIT]:
         try:
             a = game.parse_action(n)
         except (CardspecError, ValueError, IndexError) as exc:
@@ -349,12 +583,10 @@ def _legal_mismatch(game: Game, st: State, legal: list[str], other: list[str], f
                                     None))
         except IllegalActionError as exc:
             notes.append(ActionNote(n, "other", exc.reason, exc.source))
-    for n in [x for x in legal if x not in other]:
+    for n in missing[:NOTE_LIMIT]:
         ph = _allowing_phase(game, st, game.parse_action(n))
         notes.append(ActionNote(n, "cardspec", f"cardspec's '{ph.id}' phase allows it", ph.source))
     parts = []
-    extra = [x.action for x in notes if x.allowed_by == "other"]
-    missing = [x.action for x in notes if x.allowed_by == "cardspec"]
     if extra:
         parts.append(f"the other engine allows {_list(extra)} that cardspec forbids ({notes[0].reason})")
     if missing:
@@ -376,10 +608,10 @@ def _list(xs: list[str], most: int = 4) -> str:
     return shown + (f" and {len(xs) - most} more" if len(xs) > most else "")
 
 
-def _end_mismatch(game: Game, adapter: Adapter, st: State, found: Found) -> Disagreement:
+def _end_mismatch(game: Game, adapter: Adapter, st: State, found: Found, call: _Caller) -> Disagreement:
     if st.is_terminal():
-        seat = _as_seat(game, _call("current_seat()", adapter.current_seat), "current_seat()")
-        other = _names(game, _call("legal_actions()", adapter.legal_actions))
+        seat = _as_seat(game, call("current_seat()", adapter.current_seat), "current_seat()")
+        other = _names(game, call("legal_actions()", _listed, adapter.legal_actions))
         r = st.hand_results[-1]
         src = _thrown_in_source(game) if r.get("thrown_in") else game.phases[-1].source
         return found("hand_over", f"cardspec's hand is over ({'thrown in' if r.get('thrown_in') else 'played out'}), "

@@ -80,7 +80,7 @@ class Disagreement:
     def sides(self) -> str:
         """What each side allows (a ``legal`` disagreement) or says (trick winners), in one line; else ""."""
         if self.kind == "legal":
-            return f"cardspec allows {', '.join(self.cardspec)}; the other engine {', '.join(self.other)}"
+            return f"cardspec allows {shortened(self.cardspec)}; the other engine {shortened(self.other)}"
         if self.kind == "trick_winners":
             return f"trick winners: cardspec {self.cardspec}, the other engine {self.other}"
         return ""
@@ -112,6 +112,9 @@ class Report:
     disagreements: list[Disagreement] = field(default_factory=list)
     spec_file: str | None = None
     """The spec file played, when the system is not a bundled spec (its absolute path); None: bundled."""
+    left_out: list[str] = field(default_factory=list)
+    """Vector hands not run (label: why): cardspec plays them otherwise from their deal alone than within
+    their match (they depend on the match state), or the options asked for cannot start them."""
 
     @property
     def ok(self) -> bool:
@@ -138,7 +141,8 @@ class Report:
         lines = [f"conform {what} ({opts}) against {self.adapter}, seed {self.seed}",
                  f"  {counted(self.hands_run, 'hand')} run" + (f" ({made})" if made else "")
                  + f"; {self.hands_agreeing} agree, "
-                 f"{len(self.disagreements)} disagree" + (f", {len(self.skipped)} skipped" if self.skipped else "")]
+                 f"{len(self.disagreements)} disagree" + (f", {len(self.skipped)} skipped" if self.skipped else "")
+                 + (f"; {counted(len(self.left_out), 'vector hand')} left out" if self.left_out else "")]
         if self.ok:
             lines.append("  every hand agrees")
         groups = self.by_clause()
@@ -159,6 +163,12 @@ class Report:
         if self.skipped:
             lines.append("skipped (the adapter cannot set these deals up):")
             lines.extend(f"  {s}" for s in self.skipped[:limit])
+        if self.left_out:
+            lines.append("left out (vector hands conform cannot start as their match plays them, or that need an "
+                         "adapter starting a hand mid-match):")
+            lines.extend(f"  {s}" for s in self.left_out[:limit])
+            if len(self.left_out) > limit:
+                lines.append(f"  ... and {len(self.left_out) - limit} more (--json lists every one)")
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:
@@ -166,9 +176,18 @@ class Report:
                 "options": {k: self.options[k] for k in sorted(self.options)}, "seed": self.seed,
                 "adapter": self.adapter, "ok": self.ok, "hands_run": self.hands_run,
                 "hands_agreeing": self.hands_agreeing, "sources": dict(self.sources), "skipped": list(self.skipped),
+                "left_out": list(self.left_out),
                 "by_clause": {c: {"hands": [d.hand for d in ds], "kinds": _count(d.kind for d in ds)}
                               for c, ds in self.by_clause().items()},
                 "disagreements": [d.as_json() for d in self.disagreements]}
+
+
+def shortened(xs: Any, most: int = 12) -> str:
+    """Names joined with commas, at most ``most`` of them, then how many more (a report line stays short
+    whatever an adapter lists)."""
+    items = [str(x) for x in xs[:most]] if isinstance(xs, list | tuple) else [str(xs)]
+    more = len(xs) - most if isinstance(xs, list | tuple) and len(xs) > most else 0
+    return ", ".join(items) + (f" and {more} more" if more else "")
 
 
 def _count(items: Any) -> dict[str, int]:
