@@ -25,6 +25,7 @@ from .engine.invariants import checked_match
 from .engine.loader import is_one_of, spec_dir
 from .engine.options import key_of, parse_value
 from .engine.spec import Spec, available, load, named_only
+from .flags import ascii_int
 from .parallel import BACKENDS, check_backend, ordered
 
 if TYPE_CHECKING:
@@ -49,6 +50,8 @@ def _options(spec: Spec, pairs: Sequence[str]) -> dict[str, Any]:
         k, v = p.split("=", 1)
         if k not in decls:
             raise UsageError(f"unknown option '{k}' for {spec.id}; known: {', '.join(decls) or 'none'}")
+        if k in out:
+            raise UsageError(f"--option {k} is given twice: give each option once")
         out[k] = parse_value(decls[k], v)
     return out
 
@@ -146,13 +149,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     shared = "a team's win counts for each partner" if any(len(t) > 1 for t in game.teams) else \
         "a shared win counts for each winner"
     matches = "1 match" if args.n == 1 else f"{args.n} matches"
+    procs = min(args.workers, args.n)  # no more processes start than there are matches
     text = [f"{spec.id}: {matches} ({_label(_options(spec, args.option))}), bot={args.bot}",
             f"  mean hands {stats['mean_hands']:.2f}, mean actions {stats['mean_actions']:.1f}, "
             f"thrown-in hands {totals.thrown}",
             f"  matches won by seat ({shared}): "
             + ", ".join(f"{k}: {v:.3f}" for k, v in stats["win_rate_by_seat"].items()),
             f"  {secs:.2f} s" + (f" on Ray, {args.workers} tasks at a time" if args.backend == "ray" else
-                                 f" in {args.workers} worker processes" if args.workers > 1 else "")
+                                 f" in {procs} worker processes" if procs > 1 else "")
             + (f"; records in {args.records}" if args.records else "")]
     _emit(args, stats, "\n".join(text))
     return 0
@@ -361,16 +365,30 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if failed or vbad or cited["problems"] else 0
 
 
+def sources_folder(sources: str | None) -> Path | None:
+    """The source texts folder: ``--sources``, else ``CARDSPEC_SOURCES``, else ``../shared/sources`` if there;
+    None when none is given or found. A folder given (by the flag or the variable) that is not one is a usage
+    error naming how it was given."""
+    from .engine.citations import default_sources
+
+    env = os.environ.get("CARDSPEC_SOURCES")
+    named = f"--sources {sources}" if sources else f"CARDSPEC_SOURCES={env}" if env else None
+    folder = Path(sources) if sources else default_sources()
+    if folder is not None and not folder.is_dir():
+        if named is not None:  # given by the flag or by the variable: refused alike
+            raise UsageError(f"{_clean(named)}: {'not a folder' if folder.exists() else 'no such folder'}")
+        return None
+    return folder
+
+
 def citation_problems(systems: Sequence[str], sources: str | None) -> dict[str, Any]:
     """Every citation of the systems checked against the source texts (``engine/citations.py``);
     printed to stderr as found. No sources folder given or found: reported as not checked."""
-    from .engine.citations import check_citations, default_sources
+    from .engine.citations import check_citations
     from .engine.spec import citations
 
-    folder = Path(sources) if sources else default_sources()
-    if folder is None or not folder.is_dir():
-        if sources:
-            raise UsageError(f"--sources {sources}: {'not a folder' if Path(sources).exists() else 'no such folder'}")
+    folder = sources_folder(sources)
+    if folder is None:
         print("cardspec: warning: citations not checked: no source texts folder found "
               "(give --sources DIR or set CARDSPEC_SOURCES)", file=sys.stderr)
         return {"sources": None, "checked": 0, "problems": []}
@@ -501,6 +519,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                       f"match winners changed {r['match_share']:6.1%} of {r['matches']}")
         return 0
     t0 = time.perf_counter()
+    sources_folder(args.sources)  # a folder given that is not one is refused before the proofs run
     rows = verify_rows(systems, args.timeout_ms, args.jobs, args.backend, args.ray_address)
     cited = citation_problems(systems, args.sources)
     for sid in systems:
@@ -600,18 +619,19 @@ def build_parser() -> argparse.ArgumentParser:
                  "play in the terminal against bots")
         sp.add_argument("system")
         if name == "simulate":
-            sp.add_argument("--seed", type=int, default=0)
+            sp.add_argument("--seed", type=ascii_int, default=0)
         else:
-            sp.add_argument("--seed", type=int, metavar="N", help="deal the game of seed N (the same seed, options, "
-                            "seat and bot play the same match); without it a new random seed is picked and "
-                            "printed first, with the command that deals that game again")
+            sp.add_argument("--seed", type=ascii_int, metavar="N",
+                            help="deal the game of seed N (the same seed, options, seat and bot play the same "
+                                 "match); without it a new random seed is picked and printed first, with the "
+                                 "command that deals that game again")
         sp.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         sp.add_argument("--bot", choices=sorted(BOTS), default="rule")
         if name == "simulate":
-            sp.add_argument("-n", type=int, default=100)
+            sp.add_argument("-n", type=ascii_int, default=100)
             sp.add_argument("--records", metavar="FILE", help="stream one JSON record per match to FILE (JSON Lines), "
                             "in match order; gzip-compressed when FILE ends in .gz")
-            sp.add_argument("--workers", type=int, default=1, metavar="N",
+            sp.add_argument("--workers", type=ascii_int, default=1, metavar="N",
                             help="play the matches in N processes, or N Ray tasks at a time (default 1); the "
                                  "records and statistics do not depend on it")
             sp.add_argument("--fast", action="store_true",
@@ -623,7 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  "without cardspec's shuffle")
             _backend_args(sp)
         else:
-            sp.add_argument("--seat", type=int, default=0)
+            sp.add_argument("--seat", type=ascii_int, default=0)
         sp.set_defaults(func=func)
     sp = add("replay", "replay and check a record (JSON) or records (JSON Lines), plain or gzip-compressed")
     sp.add_argument("file", help="the record file; - reads standard input")
@@ -632,21 +652,21 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = sp.add_subparsers(dest="format", required=True, parser_class=_Parser)
     from . import egn, openspiel
 
-    isp = fmt.add_parser("egn", help="Euchre Game Notation games (.egn, 1.2 to 1.4) and matches (.emn)")
+    isp = _format(fmt, "egn", "Euchre Game Notation games (.egn, 1.2 to 1.4) and matches (.emn)")
     egn.configure_import(isp)
-    isp = fmt.add_parser("openspiel", help="OpenSpiel euchre histories (action ids, or a serialized state)")
+    isp = _format(fmt, "openspiel", "OpenSpiel euchre histories (action ids, or a serialized state)")
     openspiel.configure_import(isp)
     isp.set_defaults(func=openspiel.cmd_import)
     sp = add("export", "write cardspec records in another engine's notation")
     fmt = sp.add_subparsers(dest="format", required=True, parser_class=_Parser)
-    egn.configure_export(fmt.add_parser("egn", help="EGN 1.4 (one record) or an EMN match (several)"))
+    egn.configure_export(_format(fmt, "egn", "EGN 1.4 (one record) or an EMN match (several)"))
     from .conform import configure as configure_conform
 
     configure_conform(add("conform", "drive another engine through an adapter and compare it with cardspec"))
     sp = add("check", "validate every spec and play checked matches under every option set")
     sp.add_argument("systems", nargs="*")
-    sp.add_argument("-n", type=int, default=20, help="matches per option set (default 20)")
-    sp.add_argument("-j", "--jobs", "--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+    sp.add_argument("-n", type=ascii_int, default=20, help="matches per option set (default 20)")
+    sp.add_argument("-j", "--jobs", "--workers", type=ascii_int, default=os.cpu_count() or 1, metavar="N",
                     help="workers for the matches (default: one per core); the results do not depend on it")
     _backend_args(sp)
     sp.add_argument("--bot", choices=[*sorted(BOTS), "mixed"], default="mixed")
@@ -658,11 +678,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_check)
     sp = add("verify", "prove the spec properties with z3 under every option set")
     sp.add_argument("systems", nargs="*", help="system ids or spec files (default: all bundled)")
-    sp.add_argument("--timeout-ms", type=int, default=10_000, help="time limit of each solver query")
+    sp.add_argument("--timeout-ms", type=ascii_int, default=10_000, help="time limit of each solver query")
     sp.add_argument("--materiality", action="store_true",
                     help="instead: play -n deals (and n/5 matches) under each reading of each ambiguity")
-    sp.add_argument("-n", type=int, default=200, help="deals per reading for --materiality")
-    sp.add_argument("-j", "--jobs", "--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+    sp.add_argument("-n", type=ascii_int, default=200, help="deals per reading for --materiality")
+    sp.add_argument("-j", "--jobs", "--workers", type=ascii_int, default=os.cpu_count() or 1, metavar="N",
                     help="workers for the proofs (one system each) and for --materiality (one reading each); "
                          "default: one per core; the findings do not depend on it")
     _backend_args(sp)
@@ -674,11 +694,19 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--full", action="store_true",
                     help="regenerate in memory and compare (minutes), instead of checking the lock")
     sp.add_argument("--root", default=None, help="the docs folder (default: the project's, beside its specs)")
-    sp.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+    sp.add_argument("-j", "--jobs", type=ascii_int, default=os.cpu_count() or 1,
                     help="processes for --write and --full, one system each (default: one per core); "
                          "the documents do not depend on it")
     sp.set_defaults(func=cmd_docs)
     return p
+
+
+def _format(fmt: Any, name: str, helptext: str) -> argparse.ArgumentParser:
+    """The sub-parser of one format of ``import`` or ``export``: it takes ``--json`` too (``import egn --json
+    FILE``), with no default of its own, so that a ``--json`` given before the format is not reset."""
+    sp: argparse.ArgumentParser = fmt.add_parser(name, help=helptext)
+    sp.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+    return sp
 
 
 def _backend_args(sp: argparse.ArgumentParser) -> None:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import stat
 from contextvars import ContextVar
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from .engine.errors import CardspecError
 from .engine.options import key_of
 from .engine.spec import Ambiguity, Spec, available, load
 
@@ -401,6 +403,43 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+MAX_DOC_BYTES = 16 << 20
+"""The most bytes of a generated document (or of the lock) read: far above the largest (under 1 MB)."""
+
+
+def _read_doc(p: Path, limit: int = MAX_DOC_BYTES) -> tuple[str | None, str]:
+    """The text of a generated document as ``Path.read_text`` gives it (newlines translated), reading at most
+    ``limit`` + 1 bytes; or None and why it cannot be the document (larger than ``limit`` bytes, not UTF-8).
+    A file that cannot be opened raises :class:`OSError` (the command line names it, exit 2)."""
+    st = p.stat()
+    if not stat.S_ISREG(st.st_mode):  # a device or a pipe: never opened (it may never end, or block)
+        return None, "not a regular file"
+    if st.st_size > limit:
+        return None, f"larger than {limit} bytes"
+    with p.open("rb") as fh:
+        raw = fh.read(limit + 1)
+    if len(raw) > limit:  # it grew, or the size the system gives is not its length
+        return None, f"larger than {limit} bytes"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte {exc.start})"
+    return text.replace("\r\n", "\n").replace("\r", "\n"), ""
+
+
+def _same(p: Path, text: str) -> bool:
+    """Whether the file ``p`` holds ``text`` (as ``read_text`` reads it), reading no more than ``text`` needs
+    (twice its bytes, for a file written with CRLF newlines) + 1."""
+    return _read_doc(p, 2 * len(text.encode("utf-8")) + 2)[0] == text
+
+
+def _inside(rel: str) -> bool:
+    """Whether the lock's entry ``rel`` names a file under the docs folder: relative, with no ``..``."""
+    parts = PurePosixPath(rel).parts
+    return bool(parts) and not PurePosixPath(rel).is_absolute() and ".." not in parts and "\\" not in rel \
+        and not PureWindowsPath(rel).drive
+
+
 def write_docs(root: Path, jobs: int = 1) -> list[str]:
     """Regenerate every document under ``root``, write the changed ones and the lock; return what changed."""
     changed = []
@@ -408,13 +447,15 @@ def write_docs(root: Path, jobs: int = 1) -> list[str]:
     for rel, text in files.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
-        if not p.exists() or p.read_text(encoding="utf-8") != text:
+        if p.exists() and not p.is_file():
+            raise CardspecError(f"{p}: not a regular file; a generated document is written there")
+        if not p.exists() or not _same(p, text):
             p.write_text(text, encoding="utf-8")
             changed.append(rel)
     lock = {"format": "cardspec-docs-lock/1", "inputs": input_digest(),
             "files": {rel: _digest(text) for rel, text in sorted(files.items())}}
     text = json.dumps(lock, indent=1, sort_keys=True) + "\n"
-    if not (root / LOCK).exists() or (root / LOCK).read_text(encoding="utf-8") != text:
+    if not (root / LOCK).exists() or not _same(root / LOCK, text):
         (root / LOCK).write_text(text, encoding="utf-8")
         changed.append(LOCK)
     return changed
@@ -430,18 +471,31 @@ def stale_docs(root: Path, full: bool = False, jobs: int = 1) -> list[str]:
     """
     if full:
         return [rel for rel, text in expected_docs(jobs).items()
-                if not (root / rel).is_file() or (root / rel).read_text(encoding="utf-8") != text]
+                if not (root / rel).is_file() or not _same(root / rel, text)]
     try:
-        lock = json.loads((root / LOCK).read_text(encoding="utf-8"))
+        text, _ = _read_doc(root / LOCK)
+        if text is None:
+            raise ValueError(LOCK)
+        lock = json.loads(text)
         files = dict(lock["files"])
         inputs = str(lock["inputs"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return [f"{LOCK} (missing or unreadable)"]
+    outside = next((rel for rel in files if not isinstance(rel, str) or not _inside(rel)), None)
+    if outside is not None:  # never read: the lock names only documents under the docs folder
+        raise CardspecError(f"{root / LOCK}: files: {json.dumps(outside)[:200]} is not a document under {root} "
+                            "(a lock names its documents by relative paths, without '..')")
     out = []
     if inputs != input_digest():
         out.append(f"{LOCK} (the specs or the package changed since the documents were generated)")
     for rel, digest in files.items():
         p = root / rel
-        if not p.is_file() or _digest(p.read_text(encoding="utf-8")) != digest:
+        if not p.is_file():
+            out.append(rel)
+            continue
+        doc, why = _read_doc(p)
+        if doc is None:
+            out.append(f"{rel} ({why})")
+        elif _digest(doc) != digest:
             out.append(rel)
     return out

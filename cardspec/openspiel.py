@@ -16,7 +16,8 @@ the dealer may not discard the card picked up (``dealer_discard: not_turned_card
 ``lone_defender: always`` when ``allow_lone_defender`` is set, and stick the dealer
 (``all_pass: dealer_must_name``) unless ``stick_the_dealer`` is false (``redeal``). The kitty's three
 cards under the up card are never dealt in OpenSpiel's history: they are unseen (``?``). Returns, when
-given, become the stated scores: the side with the positive return scores it.
+given, become the stated scores: the side with the positive return scores it. Returns as OpenSpiel's euchre
+never gives them (partners' returns differ, or the teams' are not opposite) are refused.
 
 Input: a file of JSON Lines, each line a list of action ids or an object ``{"history": [...],
 "params": {...}, "returns": [...]}``; or a file holding one serialized state (``state.serialize()``:
@@ -129,10 +130,21 @@ def record_of_history(history: list[int], params: dict[str, Any], returns: list[
                 not isinstance(r, int | float) or isinstance(r, bool) or not math.isfinite(r) or abs(r) > 1e9
                 for r in returns):
             raise RecordError(f"{where}: returns must list 4 finite numbers")
+        if any(r != int(r) for r in returns):
+            raise RecordError(f"{where}: returns {_shown(returns)}: OpenSpiel euchre's returns are whole numbers")
+        if returns[2] != returns[0] or returns[3] != returns[1] or returns[0] != -returns[1]:
+            raise RecordError(f"{where}: returns {_shown(returns)}: OpenSpiel euchre gives partners (seats 0 "
+                              "and 2, 1 and 3) the same return and the teams opposite ones (zero-sum), so these "
+                              "state no result of a hand")
         team = [int(returns[0]), int(returns[1])]
         rec["results"] = {"hands": [{"hand": 0, "dealer": dealer, "thrown_in": team == [0, 0],
                                      "scores": [max(0, t) for t in team]}], "winners": None}
     return rec, problems
+
+
+def _shown(returns: list[Any]) -> str:
+    """Returns as written in the log (whole floats without their ``.0``)."""
+    return "[" + ", ".join(str(int(r)) if r == int(r) else str(r) for r in returns) + "]"
 
 
 def read_histories(path: Path) -> list[tuple[str, list[int], dict[str, Any], list[int] | None]]:
@@ -162,6 +174,8 @@ def read_histories(path: Path) -> list[tuple[str, list[int], dict[str, Any], lis
         where = f"{path}:{n}"
         try:
             obj = json.loads(ln)
+        except RecursionError:  # as replay and export egn say it
+            raise RecordError(f"{where}: JSON nested too deeply") from None
         except ValueError as exc:
             raise RecordError(f"{where}: not JSON: {str(exc)[:120]}") from None
         if isinstance(obj, list):

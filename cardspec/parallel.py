@@ -2,9 +2,10 @@
 
 :func:`ordered` runs ``fn(*args)`` for each argument tuple and yields the results **in submission
 order**, whatever the backend and the number of workers, with at most ``workers * in_flight`` tasks
-pending, so a long stream of tasks keeps memory flat. ``simulate``, ``check`` and ``verify`` (proofs
-and ``--materiality``) split their work through it; since each task depends only on its arguments
-(system, options, seeds), the output is the same bytes for one worker, many processes, or a cluster.
+pending, so a long stream of tasks keeps memory flat; no more processes start than there are tasks.
+``simulate``, ``check`` and ``verify`` (proofs and ``--materiality``) split their work through it; since
+each task depends only on its arguments (system, options, seeds), the output is the same bytes for one
+worker, many processes, or a cluster.
 
 Backends:
 
@@ -22,6 +23,7 @@ message, never as a wrapped traceback.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import sys
@@ -87,9 +89,13 @@ def ordered(fn: Callable[..., R], tasks: Iterable[tuple[Any, ...]], workers: int
         for t in tasks:
             yield fn(*t)
         return
+    todo = iter(tasks)
+    first = list(itertools.islice(todo, workers))  # no more processes than tasks: 2 matches start 2, not 256
+    if not first:
+        return
     pending: deque[Future[R]] = deque()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context()) as pool:
-        for t in tasks:
+    with ProcessPoolExecutor(max_workers=len(first), mp_context=mp_context()) as pool:
+        for t in itertools.chain(first, todo):
             pending.append(pool.submit(_guarded, fn, *t))
             if len(pending) >= workers * in_flight:
                 yield pending.popleft().result()

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .flags import ascii_int
+
 if TYPE_CHECKING:
     from .conform import Factory, Report
 
@@ -40,9 +42,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the adapter factory the cardspec_conform fixture runs (a module or a .py file)")
     group.addoption("--cardspec-system", metavar="SYSTEM", default=None,
                     help="the system cardspec_conform plays when the test names none")
-    group.addoption("--cardspec-hands", metavar="N", type=int, default=None,
+    group.addoption("--cardspec-hands", metavar="N", type=ascii_int, default=None,
                     help=f"seeded hands per cardspec_conform call besides the vectors' (default {DEFAULT_HANDS})")
-    group.addoption("--cardspec-seed", metavar="SEED", type=int, default=None,
+    group.addoption("--cardspec-seed", metavar="SEED", type=ascii_int, default=None,
                     help="the seed of cardspec_conform's deals and action choices (default 0)")
     group.addoption("--cardspec-option", metavar="NAME=VALUE", action="append", default=[],
                     help="an option laid over the test's options (repeatable)")

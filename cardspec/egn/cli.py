@@ -25,6 +25,16 @@ def _clean(text: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
+_NO_RECORD = ("not imported", "so no record", "cannot be written")
+
+
+def _why(file: str, problems: list[str]) -> str:
+    """Why a file gave no record: the first problem that stopped a game (else the first problem), without the
+    file's name, which the error names already."""
+    why = next((p for p in problems if any(m in p for m in _NO_RECORD)), problems[0])
+    return _clean(why.removeprefix(f"{file}: "))
+
+
 def _warn(problems: list[str]) -> None:
     for p in problems:
         print(f"cardspec: warning: {_clean(p)}", file=sys.stderr)
@@ -63,6 +73,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     problems: list[str] = []
     for f in args.files:
         records, found = import_egn(f)
+        if not records:  # not one game of the file could be imported: an error, as an unreadable file is
+            raise EgnError(f, "", "no game in the file can be imported" + (f"; the first reason: {_why(f, found)}"
+                                                                          if found else ""))
         problems += found
         lines += [dumps(r) for r in records]
     _warn(problems)

@@ -18,9 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.record import FORMAT
+from ..engine.errors import CardspecError, RecordError
+from ..engine.record import FORMAT, check_record
 from .notation import EgnDeal, EgnGame, Reader
-from .rules import SYSTEM, Rules, game, hand_points, options_of, partner_suit, trick_winner
+from .rules import SYSTEM, Rules, RulesetError, game, hand_points, options_of, partner_suit, trick_winner
 
 UNSEEN = "?"
 Note = Callable[[str, str], None]
@@ -279,6 +280,10 @@ class _Record:
     rules: Rules
     hand: int
     totals: list[int]
+    origin: str
+    """The JSON path of the EGN deal the record starts with."""
+    initial: bool
+    """Whether its start's totals are the game's ``initialScore``."""
     deals: list[dict[str, Any]] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
     open: bool = True
@@ -297,7 +302,12 @@ class _Record:
 
 def game_records(r: Reader, g: EgnGame) -> list[dict[str, Any]]:
     """The records of one EGN game; what cannot be mapped goes to ``r``'s problems."""
-    rules = options_of(g.ruleset, lambda k, m: r.note(f"metadata.ruleset.{k}", m))
+    try:
+        rules = options_of(g.ruleset, lambda k, m: r.note(f"metadata.ruleset.{k}", m))
+    except RulesetError as exc:
+        r.fail(f"metadata.ruleset.{exc.key}", exc.message)
+    except CardspecError as exc:  # the options it maps to are refused by the spec
+        r.fail("metadata.ruleset", f"cannot be mapped: {exc}")
     if not rules.importable:
         return []
     if not g.deals:
@@ -328,7 +338,7 @@ def game_records(r: Reader, g: EgnGame) -> list[dict[str, Any]]:
                 cur.open = False
             continue
         if cur is None or not cur.open:
-            cur = _Record(rules, d.number, list(totals))
+            cur = _Record(rules, d.number, list(totals), d.path, not records and totals == list(g.initial_score))
             records.append(cur)
         cur.deals.append(last.deal)
         cur.actions.extend(last.actions)
@@ -354,4 +364,21 @@ def game_records(r: Reader, g: EgnGame) -> list[dict[str, Any]]:
             rec.results = {"hands": hands, "winners": [won[0], won[0] + 2] if len(won) == 1 else None}
         else:
             r.note("metadata.finalScore", "not checked: the game's last deal is incomplete or not in a record")
-    return [rec.as_dict() for rec in records]
+    out = [rec.as_dict() for rec in records]
+    for made, written in zip(records, out, strict=True):
+        _well_formed(r, written, made)
+    return out
+
+
+def _well_formed(r: Reader, rec: dict[str, Any], made: _Record) -> None:
+    """Refuse a record that ``cardspec replay`` would call malformed (its schema, its options, its start: a
+    ``dealNumber`` past the most hands a record counts, an ``initialScore`` too large or that already ends the
+    match), naming the EGN key it comes from: nothing is written that cannot be read back."""
+    try:
+        check_record(rec)
+    except CardspecError as exc:
+        path = exc.path if isinstance(exc, RecordError) else ""
+        at = ("metadata.initialScore" if path.startswith("start.totals") and made.initial else
+              f"{made.origin}.dealNumber" if path.startswith("start.hand") else
+              "metadata.ruleset" if path.startswith("options") else made.origin)
+        r.fail(at, f"cannot be imported: the record made from it would be malformed ({exc})")

@@ -23,6 +23,8 @@ from .condensed import CondensedError, unpack
 EGN_TYPE = "Euchre Game Notation"
 EMN_TYPE = "Euchre Match Notation"
 MAX_BYTES = 8 << 20  # the spec's own cap on a file
+MAX_DEAL_NUMBER = 100_000
+"""The largest ``dealNumber`` read: the record schema's largest hand number (``start.hand``)."""
 CARD = re.compile(r"^([78N9TJQKAX][SsHhCcDdxtngh]|[LRB])$")
 CALLS = ("Pass", "Order", "s", "h", "d", "c", "n", "x")
 _VERSION = re.compile(r"^1\.(\d+)(?:\.\d+)?$")
@@ -318,7 +320,7 @@ def _deal(r: Reader, d: dict[str, Any], path: str, legacy: bool, extras: dict[st
     for k in ("dealNumber", "initialState", "phases"):
         if k not in d:
             r.fail(path, f"missing the required key '{k}'")
-    number = r.integer(d["dealNumber"], f"{path}.dealNumber", 0)
+    number = r.integer(d["dealNumber"], f"{path}.dealNumber", 0, MAX_DEAL_NUMBER)
     st = r.obj(d["initialState"], f"{path}.initialState")
     sp = f"{path}.initialState"
     r.keys(st, sp, ("dealer", "upCard", "playerCards", *(("kitty",) if legacy else ())))

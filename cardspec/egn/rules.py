@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..engine.errors import CardspecError
 from ..engine.game import Game
 from ..engine.spec import load
 
@@ -50,6 +51,15 @@ def has_option(name: str, value: Any = None) -> bool:
     """Whether euchre declares the option (and, for an enum, the value)."""
     d = declared().get(name)
     return d is not None and (value is None or d[0] != "enum" or value in d[2])
+
+
+class RulesetError(ValueError):
+    """A ruleset value that maps to an option value the euchre spec refuses (``winning_score: 1000``): the game
+    cannot be imported. ``key`` is the ruleset key."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key, self.message = key, message
 
 
 @cache
@@ -122,6 +132,10 @@ def options_of(ruleset: dict[str, Any], note: Any) -> Rules:
     target = rs["winning_score"]
     if target != 10:
         if target > 0 and has_option("target"):
+            try:
+                load(SYSTEM).option_decls["target"].check(target)
+            except CardspecError as exc:
+                raise RulesetError("winning_score", f"{target} cannot be mapped: {exc}") from None
             opts["target"] = target
         else:
             note("winning_score", f"{target} cannot be mapped: " + (
