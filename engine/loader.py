@@ -246,8 +246,15 @@ def load_yaml_text(text: str, file: str) -> LoadedYaml:
 def not_readable(path: Path) -> str | None:
     """Why ``path`` is no file to read records or logs from, or None: it is a regular file, or standard input
     named as ``/dev/stdin``. A device never ends (``/dev/urandom``) and a FIFO may block for ever, so neither is
-    opened; a missing file says so."""
+    opened; a missing file says so. Standard input redirected from a device other than a terminal
+    (``< /dev/urandom``) is refused alike; a terminal, a pipe or a file behind it is read."""
     if str(path) == "/dev/stdin":
+        try:
+            st = os.fstat(0)
+        except OSError:
+            return None
+        if stat.S_ISCHR(st.st_mode) and not os.isatty(0):
+            return "standard input is a device, not a file or a pipe (a device such as /dev/urandom never ends)"
         return None
     try:
         st = path.stat()

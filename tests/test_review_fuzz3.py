@@ -321,3 +321,17 @@ def test_no_more_processes_than_matches(tmp_path: Path, monkeypatch: pytest.Monk
     assert list(parallel.ordered(pow, [(2, 3), (3, 2), (2, 5)], workers=64)) == [8, 9, 32]
     assert sizes == [3]
     assert list(parallel.ordered(pow, [], workers=8)) == [] and sizes == [3]
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_replay_refuses_a_device_as_standard_input(json_flag: list[str]) -> None:
+    """``cardspec replay - < /dev/zero``: a device never ends; it is refused as ``replay /dev/zero`` is, at once,
+    not read until memory runs out."""
+    import subprocess
+    import sys
+
+    with open("/dev/zero", "rb") as dev:
+        p = subprocess.run([sys.executable, "-m", "cardspec", *json_flag, "replay", "-"], stdin=dev,
+                           capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, (p.returncode, p.stderr[-300:])
+    assert "standard input is a device" in p.stderr and "Traceback" not in p.stderr
