@@ -8,7 +8,7 @@ sequences of each length from the first position of a seeded match, whose deal i
 given too). They are golden files: they pin the engine's behaviour so that a change
 is seen, and another engine that reads the same spec can check itself against them
 from the deals alone, without cardspec's shuffle. ``tests/test_vectors.py`` is the
-runner; docs/conformance.md describes the format.
+runner; docs/vectors.md describes the format.
 """
 
 from __future__ import annotations

@@ -195,7 +195,10 @@ class Spec:
 
         To keep loading cheap the moved options are tried together, a round at a time (each option's first
         other value, then each one's second, ...); only a round that fails is split, half by half, down to the
-        one option whose value breaks the rules. An error names where the value is written: the option map's
+        one option whose value breaks the rules. A round can pass with a value that breaks the rules alone if
+        another value of the round mends them (a low bound raised with its high bound): :meth:`check_resolved`,
+        which ``check`` and ``verify`` run, checks every option set in full. This check is the early guard
+        against values that cannot be built at all. An error names where the value is written: the option map's
         entry; an option's own value under the defaults, at the option's ``default``; and the key it lands
         on."""
         decls = self.option_decls
@@ -324,23 +327,22 @@ class Spec:
     def check_resolved(self) -> None:
         """Each option set that is checked and verified resolves to rules the schema accepts: an option map
         may give a value of the wrong kind (``face_up: allx``). The error names the options and the mapped
-        value's key and line, so ``cardspec rules`` refuses such a spec as ``check`` does. (The defaults and
-        each option moved alone to a value of its :meth:`~.OptionDecl.sample_values` were checked on load, by
-        :meth:`check_option_values`.)"""
+        value's key and line, so ``cardspec rules`` refuses such a spec as ``check`` does. (The defaults were
+        checked on load, by :meth:`check_option_values`; its grouped search can pass a value that breaks the rules
+        alone when another value moved with it mends them, so each option set is checked here in full.)"""
         decls = self.option_decls
         try:
             sets = self.option_sets()
-        except SpecError:  # too many to check: each option moved alone was
-            return
+        except SpecError:  # too many to check: each option moved alone still is
+            sets = [{}, *({n: v} for n, d in decls.items() for v in d.sample_values()
+                          if key_of(v) != key_of(d.default))]
         for opts in sets:
             try:
                 chosen = complete(decls, opts)
             except OptionError:
                 continue  # a value that requires others alone: Game reports it, with the options
-            moved = [n for n, v in chosen.items() if key_of(v) != key_of(decls[n].default)]
-            if not moved or (len(moved) == 1 and any(key_of(v) == key_of(chosen[moved[0]])
-                                                     for v in decls[moved[0]].sample_values())):
-                continue  # checked on load
+            if all(key_of(v) == key_of(decls[n].default) for n, v in chosen.items()):
+                continue  # the defaults: checked on load
             err = self._rules_error(decls, chosen)
             if err is not None:
                 raise err

@@ -175,8 +175,10 @@ class Unseen:
     (:meth:`_settle`), as they are no move of the action."""
 
     def copy(self) -> Unseen:
-        return Unseen(set(self.cards), {c: set(p) for c, p in self.allowed.items()}, dict(self.why_not),
-                      list(self.notes), self.hand, dealt=self.dealt, unchecked_totals=self.unchecked_totals)
+        new = Unseen(set(self.cards), {c: set(p) for c, p in self.allowed.items()}, dict(self.why_not),
+                     list(self.notes), self.hand, dealt=self.dealt, unchecked_totals=self.unchecked_totals)
+        new.settled = self.settled
+        return new
 
     def check_turned(self, st: State, first: int) -> None:
         """Refuse a deal that writes ``?`` for a card the rules turn face up for every player (a phase's
@@ -468,7 +470,11 @@ class Unseen:
                         break
             if first is None or not (varies or len(scores) > 1) or not self._stated_scores(pre, first, want):
                 return False
-            return _agrees(first.hand_results[k], want, u.cards, first) and self._go_on_from(st, pre, first, ok)
+            kept = len(self.notes)
+            if _agrees(first.hand_results[k], want, u.cards, first) and self._go_on_from(st, pre, first, ok):
+                return True
+            del self.notes[kept - 1:]  # the note _stated_scores left: nothing was taken as stated
+            return False
 
     def _stated_scores(self, pre: State, trial: State, want: dict[str, Any]) -> bool:
         """Give hand ``k``'s result in ``trial`` (stopped before the next deal) the scores and totals the record
