@@ -244,3 +244,4 @@ def test_a_game_built_past_the_loader_still_stops_at_the_deck_bound() -> None:
 def test_every_bundled_spec_still_loads() -> None:
     for system in available():
         assert load(system).id == system
+
