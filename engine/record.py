@@ -499,19 +499,16 @@ def _check_seats(g: Game, actions: list[Any]) -> None:
 
 def _check_deals(g: Game, deals: list[Any] | None) -> None:
     """Refuse, before play, a deal that is no deal of the game wherever it stands in the record: a dealer who is
-    no player, a hand list with a hand for each seat the game lacks, a name that is no card of the deck, a card
-    dealt more often than the deck holds it. (The sizes a hand's rules give are checked as each hand is dealt,
-    also as malformed: :func:`explicit_deal`.)"""
+    no player, a name that is no card of the deck, a card dealt more often than the deck holds it. (The number
+    of hands and the sizes a hand's rules give are checked as each hand is dealt, also as malformed:
+    :func:`explicit_deal`.)"""
     for i, d in enumerate(deals or ()):
         dealer = d.get("dealer")
         if dealer is not None and not 0 <= dealer < g.num_players:
             raise RecordError(f"dealer {dealer}: the dealer must be a player, 0..{g.num_players - 1}",
                               path=f"deals.{i}.dealer")
-        hands = d.get("hands")
-        if not isinstance(hands, list) or len(hands) != g.num_seats:
-            raise RecordError(f"hands must list {g.num_seats} hands, one per seat", path=f"deals.{i}.hands")
         reader = _DealReader(g.deck, f"deals.{i}")
-        for s, h in enumerate(hands):
+        for s, h in enumerate(d.get("hands") or ()):  # their number and sizes: explicit_deal's, as each is dealt
             reader.mask(h, s)
         for name, pile in (d.get("piles") or {}).items():
             reader.cards(pile, name)

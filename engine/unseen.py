@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from itertools import combinations, islice
@@ -98,38 +98,32 @@ _AHEAD: ContextVar[Ahead | None] = ContextVar("cardspec_unseen_ahead", default=N
 
 
 @contextmanager
-def reading(rec: Any) -> Iterator[None]:
+def _ahead(make: Callable[[Ahead | None], Ahead | None]) -> Iterator[None]:
+    """While the block runs, what the record says ahead is ``make`` of what it was (restored after)."""
+    token = _AHEAD.set(make(_AHEAD.get()))
+    try:
+        yield
+    finally:
+        _AHEAD.reset(token)
+
+
+def reading(rec: Any) -> AbstractContextManager[None]:
     """While a record is replayed: what it says ahead (:class:`Ahead`) for :meth:`Unseen.instant`."""
     stated = rec.get("results") if isinstance(rec, dict) else None
     hands = stated.get("hands") if isinstance(stated, dict) else None
     acts = rec.get("actions") if isinstance(rec, dict) else None
-    token = _AHEAD.set(Ahead(acts if isinstance(acts, list) else [], hands if isinstance(hands, list) else None))
-    try:
-        yield
-    finally:
-        _AHEAD.reset(token)
+    ahead = Ahead(acts if isinstance(acts, list) else [], hands if isinstance(hands, list) else None)
+    return _ahead(lambda _: ahead)
 
 
-@contextmanager
-def _blind() -> Iterator[None]:
+def _blind() -> AbstractContextManager[None]:
     """A hand played again on other placements: the record is not read."""
-    a = _AHEAD.get()
-    token = _AHEAD.set(Ahead(a.actions, a.hands, 2) if a is not None else None)
-    try:
-        yield
-    finally:
-        _AHEAD.reset(token)
+    return _ahead(lambda a: Ahead(a.actions, a.hands, 2) if a is not None else None)
 
 
-@contextmanager
-def _deeper() -> Iterator[None]:
+def _deeper() -> AbstractContextManager[None]:
     """A branch tried ahead: the record is read one level less far."""
-    a = _AHEAD.get()
-    token = _AHEAD.set(Ahead(a.actions, a.hands, a.depth + 1) if a is not None else None)
-    try:
-        yield
-    finally:
-        _AHEAD.reset(token)
+    return _ahead(lambda a: Ahead(a.actions, a.hands, a.depth + 1) if a is not None else None)
 
 
 @dataclass

@@ -52,7 +52,12 @@ def mask(rec: dict[str, Any], rng: random.Random, p: float) -> dict[str, Any]:
     """Each card of the deal written ``?`` with chance ``p``, but the top card of each pile (the one the rules
     may turn face up)."""
     rec = copy.deepcopy(rec)
-    d = rec["deals"][0]
+    mask_deal(rec["deals"][0], rng, p)
+    return rec
+
+
+def mask_deal(d: dict[str, Any], rng: random.Random, p: float) -> None:
+    """In place: each card of one deal written ``?`` with chance ``p``, but each pile's top card."""
     for h in d["hands"]:
         for i in range(len(h)):
             if rng.random() < p:
@@ -61,7 +66,6 @@ def mask(rec: dict[str, Any], rng: random.Random, p: float) -> dict[str, Any]:
         for i in range(1, len(v)):
             if rng.random() < p:
                 v[i] = "?"
-    return rec
 
 
 def not_rejected(v: Verdict) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from test_review_unseen import not_rejected
+from test_review_unseen import mask_deal, not_rejected
 
 import cardspec
 import cardspec.engine.record as record_module
@@ -119,14 +119,7 @@ def mask_all(rec: dict[str, Any], rng: random.Random, p: float) -> dict[str, Any
     """Every deal's cards written ``?`` with chance ``p``, but each pile's top card."""
     rec = copy.deepcopy(rec)
     for d in rec["deals"]:
-        for h in d["hands"]:
-            for i in range(len(h)):
-                if rng.random() < p:
-                    h[i] = "?"
-        for v in d["piles"].values():
-            for i in range(1, len(v)):
-                if rng.random() < p:
-                    v[i] = "?"
+        mask_deal(d, rng, p)
     return rec
 
 
