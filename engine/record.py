@@ -32,6 +32,7 @@ import jsonschema
 
 from .actions import Action
 from .cards import Card, CardMask, Deck
+from .components.base import Component
 from .errors import (
     ActionError,
     CardspecError,
@@ -746,7 +747,8 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any], rec: Map
         tp = next(p for p in g.phases if k in p.result_fields(st))
         for i, (w, h) in enumerate(zip(want, have, strict=False)):
             if w != h:
-                return f"trick {i}: states winner seat {w} but the replay gives seat {h}", tp.result_source(k)
+                return (f"trick {i}: states winner seat {w} but the replay gives seat {h}",
+                        _trick_source(g, tp, got["hand"], i, rec, index))
         return f"states {len(want)} trick winners but the replay gives {len(have)}", tp.result_source(k)
     if k == "scores" and isinstance(want, list) and isinstance(have, list) and len(want) == len(have):
         e = next((e for e, (w, h) in enumerate(zip(want, have, strict=True)) if w != h), 0)
@@ -798,9 +800,7 @@ def _contract_source(g: Game, hand: int, rec: Mapping[str, Any], index: int) -> 
     default = next((ph.source for ph in g.phases if ph.settles_contract), g.match.rotation_source)
     if index < 0:
         return default
-    st = _initial_state(g, rec)
-    for i, step in enumerate(itertools.islice(rec["actions"], index)):
-        _step_with_unseen(st, step["action"], i, {}, [])
+    st = _replayed_to(g, rec, index)
     if st.hand_no != hand:  # the action before ``index`` is not in that hand (a hand played with no action)
         return default
     for ph in g.phases:  # the first that settled them (an up card's auto_trump before the auction's bid)
@@ -808,6 +808,31 @@ def _contract_source(g: Game, hand: int, rec: Mapping[str, Any], index: int) -> 
         if src is not None:
             return src
     return default
+
+
+def _replayed_to(g: Game, rec: Mapping[str, Any], index: int) -> State:
+    """The record played again up to (not including) action ``index``: an audit's look back, once a stated result
+    is found wrong, at the position in which the hand that ended at ``index`` was still being played."""
+    st = _initial_state(g, rec)
+    for i, step in enumerate(itertools.islice(rec["actions"], index)):
+        _step_with_unseen(st, step["action"], i, {}, [])
+    return st
+
+
+def _trick_source(g: Game, tp: Component, hand: int, trick: int, rec: Mapping[str, Any], index: int
+                  ) -> Source | None:
+    """The clause that decides the winner of trick ``trick`` of ``hand``, which ended at action ``index`` of
+    ``rec``: the trick phase's (``Component.trick_source``: a trick decided between copies of one card cites the
+    clause on identical cards), read from the record played again up to that action; else the phase's clause for
+    trick winners (the hand's last action names a card the record does not show, or no trick phase is playing)."""
+    default = tp.result_source("trick_winners")
+    if index < 0:
+        return default
+    st = _replayed_to(g, rec, index)
+    text = rec["actions"][index]["action"]
+    if st.hand_no != hand or st.comp is not tp or _names_unseen(text):
+        return default
+    return tp.trick_source(st, trick, (g.parse_action(text),))
 
 
 def _all_pass_source(g: Game) -> Source | None:

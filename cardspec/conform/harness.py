@@ -657,7 +657,9 @@ def _results_mismatch(game: Game, st: State, res: Any, found: Found) -> Disagree
         t = next((i for i, (a, b) in enumerate(zip(winners, other_w, strict=False)) if a != b), None)
         msg = f"trick {t}: cardspec gives the trick to seat {winners[t]}, the other engine to seat {other_w[t]}" \
             if t is not None else f"cardspec has {len(winners)} tricks won, the other engine {len(other_w)}"
-        return found("trick_winners", msg, ph.result_source("trick_winners"), winners, other_w)
+        # the hand was the state's only one (hand_limit 1): its history and trick state stay as the hand left them
+        src = ph.trick_source(st, t) if t is not None else ph.result_source("trick_winners")
+        return found("trick_winners", msg, src, winners, other_w)
     scores = list(r["scores"])
     if scores != other_s:
         return _score_mismatch(game, r, scores, other_s, found)

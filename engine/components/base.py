@@ -187,6 +187,13 @@ class Component:
         clause does."""
         return self.source
 
+    def trick_source(self, st: State, trick: int, later: tuple[Action, ...] = ()) -> Source | None:
+        """For a phase that states ``trick_winners``: the clause that decides the winner of trick ``trick`` of the
+        hand being played or just played in ``st``, ``later`` being the hand's actions after ``st`` (a phase whose
+        tricks can be decided between copies of one card cites its own clause for those); by default
+        :meth:`result_source`'s."""
+        return self.result_source("trick_winners")
+
     def contract_source(self, st: State) -> Source | None:
         """For a phase that settles the contract (``settles_contract``): the clause by which this hand's trump
         and maker were settled, read while the hand is played (an audit cites it for a wrong ``trump`` or

@@ -358,17 +358,28 @@ class Tricks(CheckingDoer):
     def _last_trick_tied(self, st: State) -> bool:
         """Whether the last completed trick of this hand was decided between copies of one card (two cards of the
         highest power: ``identical`` decides which wins). Read from the hand's history (an audit's path only)."""
-        cs = self._s(st)
+        n = self._s(st).playing
+        return self._tied(st, [a for _, a, ph in st.history[st.hand_start:] if ph == self.index][-n:])
+
+    def _tied(self, st: State, plays: list[Action]) -> bool:
+        """Whether one whole trick's ``plays`` (in order) hold two cards of the highest power: copies of one card,
+        between which ``identical`` decides."""
         tt = st.contract.tt
-        if tt is None or cs.playing <= 1:
-            return False
-        plays = [a for _, a, ph in st.history[st.hand_start:] if ph == self.index][-cs.playing:]
-        if len(plays) < cs.playing:
+        if tt is None or len(plays) != self._s(st).playing or len(plays) <= 1:
             return False
         cards = [self.codec.cards(a)[0] for a in plays]
         row = tt.power[tt.eff_suit[cards[0]]]
         best = max(row[c] for c in cards)
         return sum(1 for c in cards if row[c] == best) > 1
+
+    def trick_source(self, st: State, trick: int, later: tuple[Action, ...] = ()) -> Source | None:
+        """The clause that decides the winner of trick ``trick`` (counted from 0) of the hand being played or just
+        played in ``st``, ``later`` being the hand's actions after ``st`` (its last, when ``st`` is the position
+        before it): ``identical_source`` for a trick decided between copies of one card, else ``winner_source``
+        (an audit cites it for a wrongly stated winner)."""
+        n = self._s(st).playing
+        plays = [a for _, a, ph in st.history[st.hand_start:] if ph == self.index] + list(later)
+        return self.identical_source if self._tied(st, plays[trick * n:(trick + 1) * n]) else self.winner_source
 
     def result_fields(self, st: State) -> dict[str, Any]:
         """The winner of each trick, in order."""
