@@ -24,3 +24,20 @@ def ascii_int(text: str) -> int:
                                          f"{MAX_FLAG_DIGITS} of them), got {shown!r}")
     return int(text)
 
+
+
+_ASCII_DECIMAL = re.compile(r"[0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12}")
+
+
+def ascii_seconds(text: str) -> float:
+    """A time limit's value: a positive number of seconds in the ASCII digits, maybe with a decimal point
+    (``float()`` alone would also read ``٣``, ``1e9``, ``inf`` and ``nan``).
+
+    >>> ascii_seconds("60"), ascii_seconds("0.5"), ascii_seconds(".25")
+    (60.0, 0.5, 0.25)
+    """
+    if not _ASCII_DECIMAL.fullmatch(text) or float(text) <= 0:
+        shown = text if len(text) <= 24 else text[:21] + "..."
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds written in the digits 0 to 9, "
+                                         f"got {shown!r}")
+    return float(text)

@@ -11,7 +11,9 @@ MODULE:FACTORY``, ``--cardspec-system``, ``--cardspec-hands``, ``--cardspec-seed
 
 The fixture runs :func:`cardspec.conform.conform` and returns its report. Arguments given in the
 test win over the command line, except ``--cardspec-option``, which is laid over the test's
-options. Without an adapter (no ``adapter=`` argument, option or ini key) the test is skipped, and
+options. An adapter's calls in one hand may take ``--cardspec-hand-timeout`` seconds in all (``hand_timeout=``
+in the test; default the harness's 60): a hand over it is a disagreement, so a hanging engine cannot hang the
+test run. Without an adapter (no ``adapter=`` argument, option or ini key) the test is skipped, and
 so is it when the adapter's factory raises ``Unsupported``; bad input (an adapter that cannot be
 imported, an unknown option) fails the test with one line.
 This module imports nothing of cardspec until the fixture runs, so it costs nothing in test runs
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .flags import ascii_int
+from .flags import ascii_int, ascii_seconds
 
 if TYPE_CHECKING:
     from .conform import Factory, Report
@@ -33,7 +35,8 @@ if TYPE_CHECKING:
 DEFAULT_HANDS = 20
 
 ConformRunner = Callable[..., "Report"]
-"""``cardspec_conform(system=None, options=None, *, adapter=None, hands=None, seed=None, vectors=True)``."""
+"""``cardspec_conform(system=None, options=None, *, adapter=None, hands=None, seed=None, vectors=True,
+hand_timeout=None)``."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,6 +49,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"seeded hands per cardspec_conform call besides the vectors' (default {DEFAULT_HANDS})")
     group.addoption("--cardspec-seed", metavar="SEED", type=ascii_int, default=None,
                     help="the seed of cardspec_conform's deals and action choices (default 0)")
+    group.addoption("--cardspec-hand-timeout", metavar="SECONDS", type=ascii_seconds, default=None,
+                    help="seconds the adapter's calls in one hand may take in all (default 60)")
     group.addoption("--cardspec-option", metavar="NAME=VALUE", action="append", default=[],
                     help="an option laid over the test's options (repeatable)")
     parser.addini("cardspec_adapter", "the adapter factory (MODULE:FACTORY) for cardspec_conform", default="")
@@ -65,8 +70,9 @@ def cardspec_conform(request: pytest.FixtureRequest) -> ConformRunner:
 
     def run(system: str | None = None, options: Mapping[str, Any] | None = None, *,
             adapter: Factory | str | None = None, hands: int | None = None, seed: int | None = None,
-            vectors: bool = True) -> Report:
+            vectors: bool = True, hand_timeout: float | None = None) -> Report:
         from .conform import Unsupported, conform, parse_option_pairs
+        from .conform.harness import HAND_TIMEOUT
         from .engine.errors import CardspecError
 
         factory = adapter or config.getoption("cardspec_adapter") or config.getini("cardspec_adapter") or None
@@ -79,10 +85,12 @@ def cardspec_conform(request: pytest.FixtureRequest) -> ConformRunner:
                         pytrace=False)
         n = hands if hands is not None else config.getoption("cardspec_hands")
         s = seed if seed is not None else config.getoption("cardspec_seed")
+        given = config.getoption("cardspec_hand_timeout")
+        limit = hand_timeout if hand_timeout is not None else HAND_TIMEOUT if given is None else given
         try:
             opts: dict[str, Any] = {**(options or {}), **parse_option_pairs(config.getoption("cardspec_option"))}
             return conform(factory, name, opts, hands=DEFAULT_HANDS if n is None else n,
-                           seed=0 if s is None else s, vectors=vectors)
+                           seed=0 if s is None else s, vectors=vectors, hand_timeout=limit)
         except Unsupported as exc:
             pytest.skip(f"the adapter cannot play this: {exc}")
         except CardspecError as exc:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..flags import ascii_int
+from ..flags import ascii_int, ascii_seconds
 from .adapter import ConformError
 from .harness import HAND_TIMEOUT, MAX_HANDS, conform
 
@@ -56,14 +55,11 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def parse_hand_timeout(text: Any) -> float:
-    """``--hand-timeout``'s value: a positive, finite number of seconds."""
+    """``--hand-timeout``'s value: a positive number of seconds in the ASCII digits (``flags.ascii_seconds``)."""
     try:
-        value = float(text)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise ConformError(f"--hand-timeout wants a positive number of seconds, got '{text}'")
-    return value
+        return ascii_seconds(str(text))
+    except argparse.ArgumentTypeError:
+        raise ConformError(f"--hand-timeout wants a positive number of seconds, got '{text}'") from None
 
 
 def cmd_conform(args: argparse.Namespace) -> int:
