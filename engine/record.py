@@ -200,6 +200,13 @@ def logged_deals(st: State) -> list[dict[str, Any]]:
             for dealer, hands, piles in st.deal_log or ()]
 
 
+def current_deal(st: State) -> dict[str, Any]:
+    """The current hand's deal as dealt, before its first phase began: the last deal ``st`` kept (a state made
+    with ``keep_deals``), else :func:`deal_of` (the same for a system whose first phase moves no cards as it
+    starts; hand-and-foot's deals the players' piles from the stock at once, so keep the deals for it)."""
+    return logged_deals(st)[-1] if st.deal_log else deal_of(st)
+
+
 def canonical_options(game: Game) -> dict[str, Any]:
     """Every option with its value."""
     return dict(sorted(game.options.items()))

@@ -24,10 +24,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
-from ..engine.errors import CardspecError, IllegalActionError, OptionError, Source
+from ..engine.bulk import play_stepped
+from ..engine.errors import CardspecError, IllegalActionError, OptionError, RecordError, Source
 from ..engine.game import Game
 from ..engine.options import parse_value
-from ..engine.record import deal_of, record_of, turn_clause
+from ..engine.record import current_deal, record_of, turn_clause
 from ..engine.spec import available, load
 from ..engine.state import State
 from .adapter import Adapter, ConformError, Factory, Unsupported, load_factory
@@ -38,6 +39,8 @@ VECTORS = Path(__file__).resolve().parents[2] / "docs" / "vectors"
 MAX_HANDS = 100_000
 HAND_TIMEOUT = 60.0
 """The default time limit, in seconds, of the adapter's calls in one hand (``--hand-timeout``)."""
+SEEDED_SPAN = 4
+"""Seeded case ``i`` is hand ``i % SEEDED_SPAN`` of its match (:func:`seeded_cases`): one in four is a first hand."""
 NOTE_LIMIT = 20
 """At most this many actions of each side get a note (a reason and a clause) in a ``legal`` disagreement; the
 message and the report's lines name how many more there are."""
@@ -61,6 +64,9 @@ class HandCase:
     an adapter that has ``new_hand_in_match(deal, start)``. None: the hand is the same from its deal alone."""
     needs: str = ""
     """For a hand with a ``start``: how it differs from its deal alone (the report's reason when it is left out)."""
+    fallback: HandCase | None = None
+    """For a hand with a ``start``: the case run instead with an adapter that cannot start a hand mid-match (a
+    seeded later hand's match's first hand); None: the hand is left out then (and listed)."""
 
 
 def game_for(system: str, options: Mapping[str, Any] | None) -> Game:
@@ -209,30 +215,57 @@ def _vector_hands(vgame: Game, pt: Mapping[str, Any]) -> list[tuple[dict[str, An
     vector's options; a playthrough the engine no longer accepts gives the hands up to that point)."""
     hands: list[tuple[dict[str, Any], list[str], State]] = []
     try:
-        st = vgame.new_initial_state(pt["seed"])
-        hands.append((deal_of(st), [], st.copy()))
+        st = vgame.new_initial_state(pt["seed"], keep_deals=True)  # the deals as dealt (current_deal)
+        hands.append((current_deal(st), [], st.copy()))
         for step in pt["steps"]:
             hands[-1][1].append(step["action"])
             if st.apply_name(step["action"]).hand_ended and not st.is_terminal():
-                hands.append((deal_of(st), [], st.copy()))
+                hands.append((current_deal(st), [], st.copy()))
     except (CardspecError, KeyError, TypeError):
         pass
     return hands
 
 
 def seeded_cases(game: Game, hands: int, seed: int) -> list[HandCase]:
-    """``hands`` seeded deals: the first hand of matches ``seed``, ``seed + 1``, ... (as
-    ``game.new_initial_state(seed + i)`` deals it, dealer included)."""
+    """``hands`` seeded deals: case ``i`` is hand ``i % SEEDED_SPAN`` of match ``seed + i`` (as
+    ``game.new_initial_state(seed + i)`` deals it, dealer included; the hands before it played by uniformly
+    random legal actions, :func:`cardspec.engine.bulk.play_stepped`), so that later hands are compared as well as
+    first ones: the dealer's turn come round, running totals, a round schedule's later rounds. A later hand is
+    run as its match plays it (:func:`_match_dependence`, with the match's play of it as the script): from its
+    deal alone where that is the same, else from its deal and the match's ``start``, with the match's first
+    hand as the ``fallback`` for an adapter that cannot start a hand mid-match; a hand that no ``start``
+    carries (a first lead placed by the previous hand's loser), and a match over before that hand, give the
+    match's first hand instead."""
     out: list[HandCase] = []
     for i in range(hands):
-        deal = deal_of(game.new_initial_state(seed + i, hand_limit=1))
+        s = seed + i
+        deal = current_deal(game.new_initial_state(s, hand_limit=1, keep_deals=True))
         try:
             game.new_initial_state(None, deals=[deal], hand_limit=1)
         except CardspecError as exc:
             raise ConformError(f"{game.id} cannot be played one hand at a time from an explicit deal, as the "
-                               f"harness does (seed {seed + i}: {exc})") from None
-        out.append(HandCase(f"seed {seed + i}", deal, "seeded"))
+                               f"harness does (seed {s}: {exc})") from None
+        first = HandCase(f"seed {s}", deal, "seeded")
+        later = _later_seeded(game, s, i % SEEDED_SPAN, first) if i % SEEDED_SPAN else None
+        out.append(later or first)
     return out
+
+
+def _later_seeded(game: Game, s: int, k: int, first: HandCase) -> HandCase | None:
+    """Hand ``k`` of seeded match ``s`` as a case (:func:`seeded_cases`), or None to run the match's first."""
+    st, _ = play_stepped(game, s, "random", hand_limit=k + 1)
+    hands = _vector_hands(game, {"seed": s, "steps": record_of(st, results=False)["actions"]})
+    if len(hands) <= k:
+        return None  # the match is over before hand k
+    deal, script, at = hands[k]
+    label = f"seed {s} hand {k}"
+    why = _match_dependence(game, at, deal, script, None)
+    if why is None:
+        return HandCase(label, deal, "seeded", tuple(script))
+    start = _start_of(at)
+    if _match_dependence(game, at, deal, script, start) is not None:
+        return None
+    return HandCase(label, deal, "seeded", tuple(script), start, why, first)
 
 
 def conform(factory: Factory | str, system: str, options: Mapping[str, Any] | None = None, hands: int = 100,
@@ -286,6 +319,8 @@ def conform(factory: Factory | str, system: str, options: Mapping[str, Any] | No
                         seed, name, spec_file=None if game.spec.bundled else game.spec.file, left_out=left_out)
         mid_match = callable(getattr(adapter, "new_hand_in_match", None))
         for case in cases:
+            if case.start is not None and not mid_match and case.fallback is not None:
+                case = case.fallback
             if case.start is not None and not mid_match:
                 report.left_out.append(f"{case.label}: {case.needs}; the adapter has no new_hand_in_match(deal, "
                                        "start) to start it where its match stands")
@@ -296,6 +331,9 @@ def conform(factory: Factory | str, system: str, options: Mapping[str, Any] | No
                 found = _run_hand(game, adapter, case, report.hands_run, rng, call)
             except Unsupported as exc:
                 report.skipped.append(f"{case.label}: {exc}")
+                continue
+            except _NeedsSeed as exc:
+                report.left_out.append(f"{case.label}: {exc}")
                 continue
             report.hands_run += 1
             report.sources[case.origin] = report.sources.get(case.origin, 0) + 1
@@ -311,6 +349,11 @@ def factory_system(game: Game) -> str:
     spec file's absolute path (a spec file may reuse a bundled id with other rules; ``Game.from_system`` and
     ``cardspec.engine.spec.load`` read either)."""
     return game.id if game.spec.bundled else game.spec.file
+
+
+class _NeedsSeed(Exception):
+    """cardspec's side of a hand needs chance beyond its deal (a reshuffle of the discards), which a hand started
+    from an explicit deal, with no seed, cannot have: the hand is left out, with the message as its reason."""
 
 
 class _AdapterFailed(Exception):
@@ -459,7 +502,14 @@ def _run_hand(game: Game, adapter: Adapter, case: HandCase, index: int, rng: ran
                 follow = False
                 action = rng.choice(legal)
             call(f"apply({action!r})", adapter.apply, action)
-            st.apply_name(action)
+            try:
+                st.apply_name(action)
+            except RecordError as exc:
+                if exc.path != "seed":
+                    raise
+                raise _NeedsSeed(f"after action {len(played)} ('{action}') cardspec needs a chance event its deal "
+                                 "does not give (the discards shuffled again when the stock runs out), which a "
+                                 "hand started from its deal cannot have; the engines agreed up to there") from None
             played.append(action)
         return _results_mismatch(game, st, call("results()", adapter.results), found)
     except _AdapterFailed as exc:

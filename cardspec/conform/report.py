@@ -113,8 +113,9 @@ class Report:
     spec_file: str | None = None
     """The spec file played, when the system is not a bundled spec (its absolute path); None: bundled."""
     left_out: list[str] = field(default_factory=list)
-    """Vector hands not run (label: why): cardspec plays them otherwise from their deal alone than within
-    their match (they depend on the match state), or the options asked for cannot start them."""
+    """Hands not run, or not to the end (label: why): vector hands cardspec plays otherwise from their deal alone
+    than within their match (they depend on the match state), or that the options asked for cannot start; and
+    hands in which cardspec's side needs a chance event the deal does not give (the discards shuffled again)."""
 
     @property
     def ok(self) -> bool:
@@ -142,7 +143,7 @@ class Report:
                  f"  {counted(self.hands_run, 'hand')} run" + (f" ({made})" if made else "")
                  + f"; {self.hands_agreeing} agree, "
                  f"{len(self.disagreements)} disagree" + (f", {len(self.skipped)} skipped" if self.skipped else "")
-                 + (f"; {counted(len(self.left_out), 'vector hand')} left out" if self.left_out else "")]
+                 + (f"; {counted(len(self.left_out), 'hand')} left out" if self.left_out else "")]
         if self.ok:
             lines.append("  every hand agrees")
         groups = self.by_clause()
@@ -165,7 +166,7 @@ class Report:
             lines.extend(f"  {s}" for s in self.skipped[:limit])
         if self.left_out:
             lines.append("left out (vector hands conform cannot start as their match plays them, or that need an "
-                         "adapter starting a hand mid-match):")
+                         "adapter starting a hand mid-match; hands that need a reshuffle no deal gives):")
             lines.extend(f"  {s}" for s in self.left_out[:limit])
             if len(self.left_out) > limit:
                 lines.append(f"  ... and {len(self.left_out) - limit} more (--json lists every one)")
