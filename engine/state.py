@@ -23,7 +23,7 @@ from . import chance
 from .actions import Action
 from .cards import Card, CardMask
 from .contract import Contract
-from .errors import ActionBoundError, IllegalActionError, RecordError
+from .errors import ActionBoundError, IllegalActionError, MalformedRecordError, RecordError
 from .zones import census, view
 
 if TYPE_CHECKING:
@@ -251,9 +251,16 @@ class State:
 
     # --- chance -----------------------------------------------------------------
     def _seed(self) -> int:
+        """The seed, for a chance event; a record without one that needs chance is malformed (a null seed is
+        allowed only where the deals cover every hand and nothing else is random: ``docs/records.md``)."""
         if self.seed is None:
-            raise RecordError("chance needed but the record has no seed and no explicit deal for "
-                              f"hand {self.hand_no}", path="seed")
+            i = self.hand_no - self.first_hand
+            if self.deals and i < len(self.deals) and self.deals[i] is not None:
+                raise MalformedRecordError(f"chance needed but the record has no seed: hand {self.hand_no} shuffles "
+                                           "cards again after its deal (the discards, when the stock runs out), "
+                                           "which only the seed decides", path="seed")
+            raise MalformedRecordError("chance needed but the record has no seed and no explicit deal for "
+                                       f"hand {self.hand_no}", path="seed")
         return self.seed
 
     def shuffled(self, cards: Sequence[Card]) -> list[Card]:

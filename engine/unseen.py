@@ -50,7 +50,7 @@ where unseen cards lie. Used by :func:`cardspec.engine.record.replay`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -167,11 +167,15 @@ class Unseen:
     moved: list[tuple[Card, Card]] = field(default_factory=list, repr=False, compare=False)
     """Stand-ins exchanged while an action was carried out (:meth:`instant`): undone on the places before it
     (:meth:`_settle`), as they are no move of the action."""
+    partial: set[str] = field(default_factory=set)
+    """Result fields of a phase one of whose actions was carried out on a seat's known cards alone (no placement
+    tried allowed it, :meth:`_judge`): what the hand's unseen cards did in it is unknown, so they are not checked."""
 
     def copy(self) -> Unseen:
         new = Unseen(set(self.cards), {c: set(p) for c, p in self.allowed.items()}, dict(self.why_not),
                      list(self.notes), self.hand, dealt=self.dealt, unchecked_totals=self.unchecked_totals)
         new.settled = self.settled
+        new.partial = set(self.partial)
         return new
 
     def check_turned(self, st: State, first: int) -> None:
@@ -237,11 +241,25 @@ class Unseen:
                 if st.hand_no == hand:
                     st.hands[seat] = st.hands[seat] | hidden
         else:
+            self._sure_show_outs(st, seat, a, index, name(a))
             before = self._where(st)
             self.before = _before(st)
             st.apply(a)
         if st.hand_no == hand:
             self._settle(st, before)
+
+    def _sure_show_outs(self, st: State, seat: int, a: Action, index: int, action: str) -> None:
+        """``a`` legal as the cards lie: every unseen card whose holding would make it illegal whatever else the hand
+        holds (``Component.sure_forbidding``: a lower card under a play of the lowest cards, in climbing tricks)
+        leaves the places of the seat's hand (a show-out, kept as :meth:`_judge`'s are)."""
+        forbid = st.comp.sure_forbidding(st, a)
+        if not forbid or not st.can_apply(a):
+            return
+        mine: Place = ("hand", seat)
+        where = _cards_at(self._where(st))
+        for c in sorted(self.cards):
+            if forbid >> c & 1 and where[c] != mine and mine in self.allowed[c]:
+                self._rule_out(st, seat, c, st.hands[seat] | 1 << c, a, index, action)
 
     def _judge(self, st: State, seat: int, a: Action, index: int, action: str) -> bool:
         """Put the unseen cards where ``a`` is legal, if some placement tried makes it so, and rule out of the
@@ -290,6 +308,16 @@ class Unseen:
                 if m is not None and self._legal_with(st, seat, _in(m, mine, known), a):
                     self._place(st, m, where)
                     return False
+            hinted = self._stated_hint(st, others, len(hidden))
+            if hinted:  # the unseen cards the record says this hand laid out, brought in together
+                kept = {c: self.allowed[c] for c in hinted}
+                for c in hinted:
+                    self.allowed[c] = {mine}
+                m = _matching(self, where)
+                self.allowed.update(kept)
+                if m is not None and self._legal_with(st, seat, _in(m, mine, known), a):
+                    self._place(st, m, where)
+                    return False
             rng = random.Random(index)
             for _ in range(_SEARCH if others else 0):  # the hand's unseen cards at random
                 m = _matching(self, where, rng)
@@ -299,11 +327,34 @@ class Unseen:
                     self._place(st, m, where)
                     return False
         if on_known:  # legal on the known cards, and on no placement tried: carried out on them, unchecked
+            self.partial.update(st.comp.result_fields(st))  # what it lays or takes rests on the unseen cards
             self.notes.append(f"hand {st.hand_no}: action {index - st.hand_start} of the hand ('{action}') is legal "
                               f"on seat {seat}'s known cards, but no placement of its unseen cards tried allows it; "
                               "it was carried out on the known cards, not checked")
             return True
         return False  # illegal on every placement tried: the engine says why
+
+    def _stated_hint(self, st: State, others: list[Card], slots: int) -> list[Card]:
+        """Of the unseen cards ``others`` that may be brought into the seat's hand, those the record names in this
+        hand's stated result (the sets laid out), in the order it names them, at most ``slots`` (the seat's unseen
+        cards): a hand laid out whole is tried with the cards the record says were laid (read ahead, as
+        :meth:`instant` reads it; a placement still has to make the action legal, so a wrong statement changes
+        nothing). Empty where the record is not read or states no result for the hand."""
+        ahead = _AHEAD.get()
+        k = len(st.hand_results)
+        if ahead is None or ahead.depth >= 2 or ahead.hands is None or k >= len(ahead.hands) or \
+                not isinstance(ahead.hands[k], dict) or slots <= 0:
+            return []
+        ids = {n: c for c, n in enumerate(st.game.deck.names)}
+        pool = set(others)
+        out: list[Card] = []
+        for name in _names_in(ahead.hands[k], ids):
+            c = ids[name]
+            if c in pool and c not in out:
+                out.append(c)
+                if len(out) == slots:
+                    break
+        return out
 
     def _snapshot(self, st: State) -> None:
         """Keep :attr:`replay_from` at the hand's first action judged here."""
@@ -389,6 +440,7 @@ class Unseen:
         names = st.game.deck.names
         unseen = {names[c] for c in self.cards}
         differ.update(k for k, v in r.items() if k != "facts" and _names_any(v, unseen))  # a card left unseen
+        differ.update(k for k in self.partial if k in r)  # an action carried out on known cards alone
         earlier = self.unchecked_totals
         if self.unchecked_totals or "scores" in differ:
             differ.add("totals")
@@ -937,6 +989,23 @@ def _names_any(v: Any, names: set[str]) -> bool:
     if isinstance(v, list):
         return any(_names_any(x, names) for x in v)
     return False
+
+
+def _names_in(v: Any, names: Mapping[str, int], limit: int = 10_000) -> list[str]:
+    """The card names a stated result names (strings in nested lists and mappings), in order, at most ``limit``
+    looked at (a record's result is bounded in size, but no more is needed)."""
+    out: list[str] = []
+    todo: list[Any] = [v]
+    while todo and len(out) < limit:
+        x = todo.pop()
+        if isinstance(x, str):
+            if x in names:
+                out.append(x)
+        elif isinstance(x, list):
+            todo.extend(reversed(x))
+        elif isinstance(x, dict):
+            todo.extend(reversed([x[k] for k in x if k != "facts"]))
+    return out
 
 
 def _in(m: dict[Card, Place], place: Place, known: int) -> int:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, ActionCodec, KindSig
+from ..cards import CardMask
 from ..errors import IllegalActionError, Source, SpecError
 from ..tables import Value
 
@@ -217,6 +218,14 @@ class Component:
     """Whether a card held can only forbid an action of this phase, never allow one (follow suit: a card of the
     suit led forbids another suit): then a play legal on a seat's known cards is legal with its unseen cards
     exactly when none of them alone forbids it, and a play no placement allows is told (:mod:`.unseen`)."""
+
+    def sure_forbidding(self, st: State, a: Action) -> CardMask:
+        """The cards whose holding (beside the action's own) makes ``a`` illegal for the seat to act in ``st``,
+        whatever else its hand holds: an audit of a record with unseen cards rules them out of the seat's hand once
+        ``a`` is found legal (:mod:`.unseen`). Only cards that forbid ``a`` for sure may be named (a card that
+        forbids it only beside some other card must not be); 0 (the default) names none. climbing_tricks names
+        them for a play of the lowest cards; a phase with ``held_cards_forbid`` is judged by that instead."""
+        return 0
 
     def tallies(self) -> list[str]:
         """The public per-seat counts this component keeps in ``State.tally`` (``tricks``: tricks won).

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..actions import Action, KindSig, whole_number
-from ..cards import Card
+from ..cards import Card, CardMask, Deck
 from ..errors import Source, SpecError
 from ..tables import Value
 from .base import CheckingDoer, PhaseState
@@ -494,6 +494,27 @@ class ClimbingTricks(CheckingDoer):
                     counts[r] = counts[r] + 1
 
         return grow(0, 0)
+
+    def sure_forbidding(self, st: State, a: Action) -> CardMask:
+        """For a follower's play of the lowest cards that is not equal or higher than the cards compared with: the
+        cards of a rank below the play's highest (holding one, the play was not of the lowest cards), and with
+        ``lowest: when_unable`` and one-card plays, the cards equal or higher (one could have been played). A
+        lead, or an equal or higher play, no card held forbids (the lead's count is kept by the hand's size)."""
+        if not self._s(st).plays or self.codec.kind(a) != "play":
+            return 0
+        cards = self.codec.cards(a)
+        k = len(cards)
+        own = Deck.mask(cards)
+        if self._can_beat(st, own, k):
+            return 0
+        top = max(self.rank_of[c] for c in cards)
+        target = self.target(st)
+        beat = target[-1] if k == 1 and self.lowest_when == "when_unable" else self.num_ranks
+        m = 0
+        for c, r in enumerate(self.rank_of):
+            if 0 <= r < top or r >= beat:
+                m |= 1 << c
+        return m & ~own
 
     def _can_beat(self, st: State, hand: int, k: int) -> bool:
         """Whether ``hand`` holds ``k`` cards equal or higher than the cards a follower compares with now."""
