@@ -82,7 +82,7 @@ def explicit_deal(st: State, d: Mapping[str, Any], seats: Sequence[int]
     where = f"deals.{st.hand_no - st.first_hand}"
     if d.get("dealer", st.dealer) != st.dealer:
         raise RecordError(f"dealer {d.get('dealer')} but the rotation gives {st.dealer}",
-                          path=f"{where}.dealer")
+                          path=f"{where}.dealer", source=g.match.rotation_source)
     hands_in = d.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != g.num_seats:
         raise MalformedRecordError(f"hands must list {g.num_seats} hands, one per seat", path=f"{where}.hands")

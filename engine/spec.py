@@ -248,6 +248,47 @@ class Spec:
         self._search(decls, defaults, group[:mid], budget)
         self._search(decls, defaults, group[mid:], budget)
 
+    def _check_row_registers(self) -> None:
+        """A clause that an option sets is decided by that option's register entry, not by its quote alone, so its
+        citation must name the entry (``register:``) and an audit citing it says which decision it rests on: a
+        key whose value an option sets beside its ``<key>_source`` (``first_leader: {$option: ...}`` with
+        ``first_leader_source``), and a scoring row whose result or condition an option sets, with its
+        ``source``. Options that no entry registers aside."""
+        by_option: dict[str, list[str]] = {}
+        for a in self.ambiguities:
+            if a.option:
+                by_option.setdefault(a.option, []).append(a.id)
+        if by_option:
+            self._check_set_citations(self.data, (), by_option)
+
+    def _check_set_citations(self, node: Any, path: tuple[Any, ...], by_option: dict[str, list[str]]) -> None:
+        """:meth:`_check_row_registers` under ``node`` (at ``path``)."""
+        if isinstance(node, list):
+            for i, v in enumerate(node):
+                self._check_set_citations(v, (*path, i), by_option)
+            return
+        if not isinstance(node, dict) or "$option" in node:
+            return
+        row = len(path) >= 2 and path[-2] == "rows" and ("when" in node or "then" in node)
+        for k, v in node.items():
+            if not isinstance(k, str) or (not path and k in ("ambiguities", "options")):
+                continue
+            cited = node.get(f"{k}_source")
+            if isinstance(cited, dict):
+                self._check_cited(self._option_uses(v, {}), cited, (*path, f"{k}_source"), by_option)
+            self._check_set_citations(v, (*path, k), by_option)
+        if row and isinstance(node.get("source"), dict):
+            uses = self._option_uses([node.get("when"), node.get("then")], {})
+            self._check_cited(uses, node["source"], (*path, "source"), by_option)
+
+    def _check_cited(self, uses: dict[str, set[str]], cited: dict[str, Any], path: tuple[Any, ...],
+                     by_option: dict[str, list[str]]) -> None:
+        entries = [e for o in uses for e in by_option.get(o, [])]
+        if entries and cited.get("register") not in entries:
+            raise SpecError(f"this clause is set by option(s) {', '.join(sorted(uses))}: its citation must name the "
+                            f"register entry that decides it ({' or '.join(entries)}) with register:", self.file,
+                            self.loaded.line_of(path), ".".join(map(str, path)))
+
     @staticmethod
     def _option_uses(node: Any, out: dict[str, set[str]]) -> dict[str, set[str]]:
         """The options that ``{$option: ...}`` nodes name, each with the keys of its maps."""
@@ -428,6 +469,7 @@ class Spec:
                 raise SpecError(f"the citation names register entry '{src['register']}', which is no entry of "
                                 "this spec's ambiguities", self.file, self.loaded.line_of(path),
                                 ".".join(map(str, (*path, "register"))))
+        self._check_row_registers()
         for i, (combo, _n) in enumerate(self.check_sets):
             key = f"check.option_sets.{i}"
             line = self.loaded.line_of(("check", "option_sets", i))

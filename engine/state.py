@@ -433,7 +433,7 @@ class State:
             d = self.deals[i].get("dealer", self.dealer)
             if d != self.dealer:
                 raise RecordError(f"deal {i}: dealer {d} but the rotation gives {self.dealer}",
-                                  path=f"deals.{i}.dealer")
+                                  path=f"deals.{i}.dealer", source=self.game.match.rotation_source)
         self._start_hand()
 
     def finish(self, entities: Sequence[int]) -> None:

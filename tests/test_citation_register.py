@@ -48,8 +48,12 @@ def test_a_house_rule_row_in_a_finished_hand_says_which_entry_decides_it() -> No
     rows = why_rows(game, st.hand_results[0]["facts"][0])
     red = [r for r in rows if r.startswith("red_threes row")]
     assert len(red) == 1 and red[0].endswith("“Red 3: -500 points” (as register entry 'red-threes' decides)")
-    plain = [r for r in rows if not r.startswith("red_threes row")]
-    assert plain and not any("register entry" in r for r in plain)  # the text's own rows cite the text alone
+    plain = [r for r in rows if not r.startswith("red_threes row") and "register entry" not in r]
+    assert plain  # the text's own rows cite the text alone
+    # the others are rows an option sets (their citations must name its entry: Spec._check_row_registers)
+    decided = [r for r in rows if not r.startswith("red_threes row") and "register entry" in r]
+    assert all(any(f"'{e}' decides" in r for e in ("exhausted-round-scoring", "wild-book-value", "going-out-bonus"))
+               for r in decided), decided
 
 
 def test_the_rulebook_shows_the_entry_beside_the_quote(capsys: pytest.CaptureFixture[str]) -> None:

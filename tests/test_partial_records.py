@@ -332,8 +332,9 @@ def test_a_wrong_caller_cites_who_begins_the_calling() -> None:
 
 
 def test_without_an_order_clause_a_seat_following_out_of_turn_says_the_spec_decides() -> None:
-    """bid-euchre's text names the first leader but not who follows: a card after the lead cites no clause."""
-    g = Game.from_system("bid-euchre")
+    """dirty-clubs' text names the first leader but not who follows (play passes as in Euchre, which its page does
+    not restate): a card after the lead cites no clause. (bid-euchre's does: "the person to the left follows".)"""
+    g = Game.from_system("dirty-clubs")
     st = g.new_initial_state(3)
     rng = random.Random(3)
     while not st.piles["trick"]:

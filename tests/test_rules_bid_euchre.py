@@ -512,6 +512,7 @@ def test_target_score_readings() -> None:
 
 @pytest.mark.parametrize(("reading", "winners", "over"), [
     ("highest", (0, 2), True),  # 49 + 4 = 53 beats 44 + 8 = 52
+    ("highest_shared", (0, 2), True),  # the same: only equal totals are shared
     ("bidders", (1, 3), True),  # the bidding team, though lower
     ("extra_hand", None, False),  # another hand is played
 ])
@@ -522,6 +523,22 @@ def test_both_teams_reaching_the_target_readings(reading: str, winners: tuple[in
     assert st.counters == [53, 52]
     assert st.is_terminal() == over and st.winners == winners
     if not over:
+        assert st.extra_hand and st.hand_no == 1 and st.legal_actions()
+
+
+@pytest.mark.parametrize(("reading", "winners", "over"), [
+    ("highest", None, False),  # equal totals: neither team is first, another hand is played
+    ("highest_shared", (0, 1, 2, 3), True),  # equal totals share the win
+    ("bidders", (1, 3), True),  # the bidding team
+    ("extra_hand", None, False),
+])
+def test_both_teams_reaching_the_target_with_equal_totals(reading: str, winners: tuple[int, ...] | None,
+                                                          over: bool) -> None:
+    """Ambiguity both-teams-reach-target, equal totals: 48 + 4 = 52 and 44 + 8 = 52."""
+    st = near_target(PLAN_MADE, [48, 44], {"both_reach": reading})
+    assert st.counters == [52, 52]
+    assert st.is_terminal() == over and st.winners == winners
+    if not over:  # the extra hand: a tie after it plays yet another (the spec's extra_hand_tie: another_hand)
         assert st.extra_hand and st.hand_no == 1 and st.legal_actions()
 
 

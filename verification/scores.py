@@ -173,7 +173,8 @@ def match_ends(game: Game) -> tuple[str, str, dict[str, Any] | None]:
         bound = len(game.teams) * (m.target - 1) + 1
         return "proved", f"every scored hand raises a total and none falls: the target is reached within " \
                          f"{bound} scored hands, and that ends the match", None
-    if m.simultaneous == "extra_hand" and m.extra_hand_tie == "another_hand":
+    if m.simultaneous in ("extra_hand", "highest") and m.extra_hand_tie == "another_hand":
+        # highest: an exact tie at the top of those that reached the target plays an extra hand too
         return "flagged", "may not end: extra hands are played while the highest scores stay tied", None
     bound = len(game.teams) * (m.target - 1) + 1
     return "proved", f"every scored hand raises a total and none falls: at most {bound} scored hands", None

@@ -1,7 +1,8 @@
 """The ``tricks`` component: trick play under a ranking.
 
-The first leader is left of the dealer (or the maker), skipping players who sit
-out; each trick's winner leads the next. ``follow: effective_suit`` makes a
+The first leader is left of the dealer (or the maker: ``first_leader: maker``; or the maker only when the
+player to the dealer's left sits out, ``maker_if_left_out``: dirty-clubs' ``dropped_leader`` reading), skipping
+players who sit out; each trick's winner leads the next. ``follow: effective_suit`` makes a
 player follow the led suit as the ranking counts suits (a left bower is trump,
 the Bird Dog keeps its own suit); ``follow: any`` lets anything be played. The
 winner is the card of highest power (see :mod:`cardspec.engine.ranking`),
@@ -147,6 +148,10 @@ class Tricks(CheckingDoer):
         self.identical_source = Source(**d["identical_source"]) if "identical_source" in d else self.winner_source
         self.first_leader_source = Source(**d["first_leader_source"]) if "first_leader_source" in d else None
         """The clause naming who leads the first trick (None: the text is silent, ``first_leader`` decides)."""
+        self.first_leader_out_source = Source(**d["first_leader_out_source"]) \
+            if "first_leader_out_source" in d else self.first_leader_source
+        """The clause naming who leads the first trick when the player to the dealer's left sits out (dirty-clubs:
+        the register entry deciding it); by default ``first_leader_source``."""
         self.order_source = Source(**d["order_source"]) if "order_source" in d else None
         """The clause that passes play to the next seat within a trick (None: the text is silent, and play
         passes clockwise as the component runs it)."""
@@ -215,6 +220,8 @@ class Tricks(CheckingDoer):
         if self.first_leader == "left_of_loner" and con.maker >= 0 \
                 and con.out & st.game.partners_mask[con.maker]:  # the maker went alone: left of the maker leads
             lead_from = st.next_seat(con.maker)
+        if self.first_leader == "maker_if_left_out" and con.maker >= 0 and con.out >> st.ring[st.dealer] & 1:
+            lead_from = con.maker  # the player to the dealer's left dropped out: the maker leads
         if lead_from is not None and not con.out >> lead_from & 1:
             st.cur = lead_from
         else:
@@ -352,7 +359,8 @@ class Tricks(CheckingDoer):
         if st.piles["trick"]:
             return self.order_source
         if not self._s(st).winners:
-            return self.first_leader_source
+            return self.first_leader_out_source if st.contract.out >> st.ring[st.dealer] & 1 else \
+                self.first_leader_source
         return self.identical_source if self._last_trick_tied(st) else self.winner_source
 
     def _last_trick_tied(self, st: State) -> bool:

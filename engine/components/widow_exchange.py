@@ -150,6 +150,13 @@ class WidowExchange(CheckingDoer):
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         return f"seat {st.cur} may take the widow ({self.choice}) or pass", self.source
 
+    def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
+        """The widow taken again once the phase is over, ``limit: one`` having been used: ``limit_source``."""
+        cs = self._s(st)
+        if a != self.take_action or st.phase <= self.index or self.limit != "one" or not cs.exchanged:
+            return None
+        return f"only one player may take the widow each hand, and seat {cs.exchanged[0]} has", self.limit_source
+
     # --- results and views ----------------------------------------------------------
     def exchanged_by(self, st: State) -> list[int]:
         """The seats that took the widow this hand, in order."""
