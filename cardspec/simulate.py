@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol, TypeVar
 
 from .engine.bulk import play_bulk, play_stepped
-from .engine.errors import CardspecError
+from .engine.errors import ActionBoundError, CardspecError
 from .engine.game import Game, chosen_options
 from .engine.record import dumps, record_of
 from .engine.spec import load
@@ -52,7 +52,7 @@ def play_match(game: Game, seed: int, bot: str, fast: bool = False,
     return (play_bulk if fast else play_stepped)(game, seed, bot, None, deals)
 
 
-def match_error(game: Game, seed: int, exc: CardspecError) -> CardspecError:
+def match_error(game: Game, seed: int, exc: CardspecError, bot: str | None = None) -> CardspecError:
     """An error the engine raised while playing the match of ``seed`` (a decision table with no row for a
     hand, a match past its action bound), as one that names the spec file, the option set and the seed:
     ``spec.yaml:38: key 'scoring.tables.0': table 'points': no row matches {...} (in the match of seed 3,
@@ -64,6 +64,10 @@ def match_error(game: Game, seed: int, exc: CardspecError) -> CardspecError:
         where = f"{text} (inherited from {Path(named).name}, which {Path(file).name} extends)"
     else:
         where = text if file and text.startswith(file) else f"{file or game.id}: {text}"
+    if isinstance(exc, ActionBoundError):  # a match that may not end: say where that is told, and what may help
+        where += "; `cardspec verify` says whether every match ends under these options (termination: match)"
+        if bot == "random":
+            where += ", and uniformly random play can keep one going where the rules allow it: try --bot rule"
     opts = chosen_options(game.spec.option_decls, game.options) or "defaults"
     return CardspecError(f"{where} (in the match of seed {seed}, options: {opts})")
 
@@ -76,7 +80,7 @@ def match_result(game: Game, seed: int, bot: str, records: bool, fast: bool = Fa
     try:
         st, n = play_match(game, seed, bot, fast, deals)
     except CardspecError as exc:
-        raise match_error(game, seed, exc) from None
+        raise match_error(game, seed, exc, bot) from None
     hands = st.hand_results
     line = (dumps(record_of(st)) + "\n").encode("utf-8") if records else None
     return n, len(hands), sum(1 for r in hands if r["thrown_in"]), tuple(st.winners or ()), line

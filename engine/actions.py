@@ -321,8 +321,15 @@ class ActionCodec:
                 suit, rest = NO_TRUMP, rest[1:]
             elif w in self.deck.suits:
                 suit, rest = self.deck.suits.index(w), rest[1:]
+            elif sig.cards[1] == 0:  # a word where the suit goes, in an action that names no card
+                named = ", ".join(self.deck.suits) + (" or NT" if sig.no_trump else "")
+                why = "no-trump bids are not played under these options" if w == "NT" else f"not '{rest[0][:12]}'"
+                raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' names a suit ({named}), {why}")
         if len(rest) > sig.cards[1]:
             most = sig.cards[1]
+            if most == 0:
+                raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' names no card"
+                                         f"{'' if sig.suit else ' and no suit'}, but '{rest[0][:12]}' follows")
             raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' carries at most {most} "
                                      f"card{'' if most == 1 else 's'}")
         try:

@@ -63,7 +63,8 @@ class OptionDecl:
         """Return ``v`` if allowed, else raise :class:`OptionError`."""
         if self.type == "bool":
             if type(v) is not bool:
-                raise OptionError(f"option '{self.name}' must be true or false, got {v!r}")
+                text = " (a string: write true or false without quotes)" if v in ("true", "false") else ""
+                raise OptionError(f"option '{self.name}' must be true or false, got {v!r}{text}")
         elif self.type == "int":
             if type(v) is not int:
                 raise OptionError(f"option '{self.name}' must be an integer, got {v!r}")

@@ -174,8 +174,10 @@ class _DealReader:
                 raise MalformedRecordError(f"card {name!r} is not a card name", path=f"{at}.{i}")
             try:  # 'T' for 10, either case, spaces around
                 c = deck.parse(name)
-            except (CardspecError, KeyError):
-                raise MalformedRecordError(f"'{name}' is not a card of this deck", path=f"{at}.{i}") from None
+            except (CardspecError, KeyError) as exc:  # the deck's reason: unknown, or which copy is meant
+                why = exc.args[0] if exc.args and isinstance(exc.args[0], str) else \
+                    f"'{name}' is not a card of this deck"
+                raise MalformedRecordError(why, path=f"{at}.{i}") from None
         if self.used >> c & 1:
             raise MalformedRecordError(f"'{name}' appears more often than the deck holds it", path=f"{at}.{i}")
         self.used |= 1 << c

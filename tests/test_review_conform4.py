@@ -82,3 +82,37 @@ def test_a_hand_that_needs_a_reshuffle_is_left_out_and_the_run_goes_on() -> None
         assert "cardspec needs a chance event its deal does not give (the discards shuffled again" in why
         assert why.endswith("the engines agreed up to there")
     assert f"{len(r.left_out)} hand" in r.text().splitlines()[1]
+
+
+class _WhenUnable(Selfie):
+    """cardspec under the other reading of birdhead's lowest cards (only when unable to play equal or higher),
+    whatever the options asked for."""
+
+    def __init__(self, system: str, options: dict[str, Any]) -> None:
+        super().__init__(system, {**options, "lowest_cards": "when_unable"})
+
+
+def test_an_action_only_cardspec_allows_cites_the_clause_that_allows_it() -> None:
+    """New-user review: a lowest play the other engine forbids was put to birdhead's general clause ("After deal,
+    several tricks are played ..."); it is the clause on the lowest cards that allows it."""
+    r = conform(lambda s, o: _WhenUnable(s, o), "birdhead", hands=6, vectors=False)
+    legal = [d for d in r.disagreements if d.kind == "legal"]
+    assert legal and len(legal) == len(r.disagreements)
+    for d in legal:
+        assert d.clause is not None and d.clause.quote.startswith("Note that the player must play the lowest card(s)")
+        assert all(n.allowed_by == "cardspec" for n in d.notes)
+
+
+def test_a_forced_dealers_bid_is_allowed_by_the_forced_bid_clause() -> None:
+    """bid-euchre: after three passes the dealer must bid; the clause that allows the dealer's bid (cited when
+    another engine forbids it) is the forced-bid clause, while an ordinary bid's is the auction's."""
+    g = Game.from_system("bid-euchre")
+    st = g.new_initial_state(0)
+    bid = g.parse_action("bid 3 H")
+    assert st.comp.allow_source(st, bid) == st.comp.source
+    for _ in range(3):
+        st.apply_name("pass")
+    assert st.cur == st.dealer and "pass" not in st.legal_action_names()
+    src = st.comp.allow_source(st, bid)
+    assert src is not None and (src.quote, src.register) == ("May as well bid 1, and pick a suit.",
+                                                             "forced-dealer-bid")

@@ -165,3 +165,70 @@ def test_buck_euchre_3p_second_widow_taken_cites_the_one_exchange_clause(tmp_pat
     assert v.verdict == "rejected" and v.error is not None and v.error.index == 1, v.line()
     assert "only one player may take the widow each hand, and seat 2 has" in str(v.error)
     assert v.error.source is not None and v.error.source.quote == "if no one else has already done so"
+
+
+# --- 4. messages for mistyped input; an option that only works beside another -------------------------------
+@pytest.mark.parametrize(("system", "options", "text", "message"), [
+    ("bid-euchre", {}, "bid 5 X", "'bid 5 X': 'bid' names a suit (C, D, H, S), not 'X'"),
+    ("bid-euchre", {}, "bid 2 NT", "'bid 2 NT': 'bid' names a suit (C, D, H, S), no-trump bids are not played "
+                                   "under these options"),
+    ("dirty-clubs", {}, "name X", "'name X': 'name' names a suit (C, D, H, S or NT), not 'X'"),
+    ("dirty-clubs", {}, "bid 3 C", "'bid 3 C': 'bid' names no card and no suit, but 'C' follows"),
+])
+def test_mistyped_actions_say_what_is_wrong(system: str, options: dict[str, Any], text: str, message: str) -> None:
+    from cardspec.engine.errors import InvalidActionError
+
+    with pytest.raises(InvalidActionError) as exc:
+        Game.from_system(system, options).parse_action(text)
+    assert str(exc.value).endswith(message)
+    assert Game.from_system("bid-euchre", {"no_trump_bids": True}).parse_action("bid 2 NT") >= 0
+
+
+def test_a_card_without_its_copy_in_a_deal_says_which_copies_there_are(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    rec = _simulated(tmp_path, "bid-euchre", 1, capsys)
+    first = rec["deals"][0]["hands"][0][0]
+    face = first.split("#")[0]
+    rec["deals"][0]["hands"][0][0] = face
+    v = audit("t: ", rec)
+    assert v.verdict == "malformed" and v.error is not None
+    assert str(v.error) == f"deals.0.hands.0.0: '{face}' is ambiguous: the deck holds 2 copies; write {face}#1 or " \
+                           f"{face}#2"
+
+
+def test_an_option_written_as_the_string_false_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = _simulated(tmp_path, "bid-euchre", 1, capsys)
+    rec["options"]["going_alone"] = "false"
+    v = audit("t: ", rec)
+    assert v.verdict == "malformed" and v.error is not None
+    assert str(v.error).endswith("must be true or false, got 'false' (a string: write true or false without quotes)")
+
+
+@pytest.mark.parametrize("system", ["bird-dog-11", "bird-dog-21", "bird-dog-2p"])
+def test_bird_dog_as_bower_needs_euchre_bowers(system: str) -> None:
+    """Without bowers the option changes nothing, so asking for it alone is refused, as other options that only
+    work beside another are."""
+    from cardspec.engine.errors import OptionError
+
+    with pytest.raises(OptionError, match="'bird_dog_as_bower=counts_as_trump' requires 'trump_order=euchre_bowers'"):
+        Game.from_system(system, {"bird_dog_as_bower": "counts_as_trump"})
+    Game.from_system(system, {"bird_dog_as_bower": "counts_as_trump", "trump_order": "euchre_bowers"})
+
+
+@pytest.mark.parametrize("bot", ["random", "rule"])
+def test_a_match_past_its_action_bound_says_where_to_look(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          bot: str) -> None:
+    """A spec whose hands score nothing never ends: the error says that verify tells whether matches end, and with
+    random bots that random play may be what keeps it going."""
+    from test_no_silent_acceptance import _no_points, spec_file
+
+    def edit(d: dict[str, Any]) -> None:
+        _no_points(d)
+        d["bounds"]["actions_per_hand"] = 1
+
+    p = spec_file(tmp_path, edit)
+    assert main(["simulate", str(p), "-n", "1", "--bot", bot]) == 2
+    err = capsys.readouterr().err
+    assert "the match reached its action bound" in err and err.count("\n") == 1
+    assert "`cardspec verify` says whether every match ends under these options (termination: match)" in err
+    assert ("try --bot rule" in err) == (bot == "random")

@@ -634,8 +634,9 @@ def _legal_mismatch(game: Game, st: State, legal: list[str], other: list[str], f
         except IllegalActionError as exc:
             notes.append(ActionNote(n, "other", exc.reason, exc.source))
     for n in missing[:NOTE_LIMIT]:
-        ph = _allowing_phase(game, st, game.parse_action(n))
-        notes.append(ActionNote(n, "cardspec", f"cardspec's '{ph.id}' phase allows it", ph.source))
+        a = game.parse_action(n)
+        ph = _allowing_phase(game, st, a)
+        notes.append(ActionNote(n, "cardspec", f"cardspec's '{ph.id}' phase allows it", ph.allow_source(st, a)))
     parts = []
     if extra:
         parts.append(f"the other engine allows {_list(extra)} that cardspec forbids ({notes[0].reason})")

@@ -341,6 +341,10 @@ class Auction(CheckingDoer):
             return f"a bid is a number of tricks from {self.min_bid} to {self.max_bid}", self.min_source
         return None
 
+    def allow_source(self, st: State, a: Action) -> Source | None:
+        """The dealer's forced bid: ``forced_bid_source`` (which bids the dealer may make); else the auction's."""
+        return self.forced_source if self.forced(st) else self.source
+
     def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
         """Trump fixed before the auction (``skip_if_trump_fixed``), which took no turn: ``skip_source``."""
         cs = self._s(st)

@@ -219,6 +219,11 @@ class Component:
     suit led forbids another suit): then a play legal on a seat's known cards is legal with its unseen cards
     exactly when none of them alone forbids it, and a play no placement allows is told (:mod:`.unseen`)."""
 
+    def allow_source(self, st: State, a: Action) -> Source | None:
+        """The clause that allows ``a``, a legal action of the seat to act, here (a conformance report cites it
+        when another engine forbids ``a``); by default the phase's own clause."""
+        return self.source
+
     def sure_forbidding(self, st: State, a: Action) -> CardMask:
         """The cards whose holding (beside the action's own) makes ``a`` illegal for the seat to act in ``st``,
         whatever else its hand holds: an audit of a record with unseen cards rules them out of the seat's hand once

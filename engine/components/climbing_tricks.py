@@ -495,6 +495,14 @@ class ClimbingTricks(CheckingDoer):
 
         return grow(0, 0)
 
+    def allow_source(self, st: State, a: Action) -> Source | None:
+        """A lead: ``lead_source``; a follower's play equal or higher than the cards compared with:
+        ``respectively_source``; a follower's lowest cards: ``follow_source`` (the clause on the lowest cards)."""
+        if not self._s(st).plays:
+            return self.lead_source
+        cards = self.codec.cards(a)
+        return self.respectively_source if self._can_beat(st, Deck.mask(cards), len(cards)) else self.follow_source
+
     def sure_forbidding(self, st: State, a: Action) -> CardMask:
         """For a follower's play of the lowest cards that is not equal or higher than the cards compared with: the
         cards of a rank below the play's highest (holding one, the play was not of the lowest cards), and with
