@@ -94,12 +94,14 @@ class _WhenUnable(Selfie):
 
 def test_an_action_only_cardspec_allows_cites_the_clause_that_allows_it() -> None:
     """New-user review: a lowest play the other engine forbids was put to birdhead's general clause ("After deal,
-    several tricks are played ..."); it is the clause on the lowest cards that allows it."""
+    several tricks are played ..."); the text's second choice of a follower allows it ("Play the lowest card(s) in
+    the hand."), where the register's reading decides when it may be taken."""
     r = conform(lambda s, o: _WhenUnable(s, o), "birdhead", hands=6, vectors=False)
     legal = [d for d in r.disagreements if d.kind == "legal"]
     assert legal and len(legal) == len(r.disagreements)
     for d in legal:
-        assert d.clause is not None and d.clause.quote.startswith("Note that the player must play the lowest card(s)")
+        assert d.clause is not None
+        assert (d.clause.quote, d.clause.register) == ("Play the lowest card(s) in the hand.", "lowest-cards-when-able")
         assert all(n.allowed_by == "cardspec" for n in d.notes)
 
 

@@ -37,27 +37,7 @@ def test_bid_euchre_register_reading_for_equal_totals_is_the_engines() -> None:
     assert "share" not in entry.readings["highest"]
 
 
-# --- 2. rows set by an option name their register entry --------------------------------------------------------
-def _row_sources(system: str) -> list[tuple[str, int, Any]]:
-    spec = load(system)
-    return [(t["id"], j, r.get("source")) for t in spec.data["scoring"]["tables"] for j, r in enumerate(t["rows"])
-            if isinstance(r, dict)]
-
-
-@pytest.mark.parametrize(("system", "table", "row", "entry"), [
-    ("bid-euchre", "hand_points", 3, "shooting-the-moon"),
-    ("bid-euchre", "hand_points", 4, "shooting-the-moon"),
-    ("buck-euchre", "hand_points", 1, "penalty"),
-    ("buck-euchre", "hand_points", 3, "penalty"),
-    ("buck-euchre", "hand_points", 4, "penalty"),
-    ("riding-the-bus", "strikes", 6, "knocker-and-31"),
-    ("euchre", "hand_points", 3, "lone-hand-three-or-four"),
-])
-def test_rows_an_option_sets_cite_their_register_entry(system: str, table: str, row: int, entry: str) -> None:
-    src = next(s for t, j, s in _row_sources(system) if t == table and j == row)
-    assert src["register"] == entry
-
-
+# --- 2. clauses set by an option name their register entry (checked at load) --------------------------------
 def test_a_row_set_by_an_option_without_its_register_entry_is_a_spec_error(tmp_path: Path) -> None:
     def edit(d: dict[str, Any]) -> None:
         row = d["scoring"]["tables"][0]["rows"][3]  # a lone hand's 3 or 4 tricks: option lone_three_four
@@ -118,14 +98,3 @@ def test_a_key_set_by_an_option_without_its_register_entry_is_a_spec_error(tmp_p
                                         r"that decides it \(loner-lead\)") as exc:
         load(str(p))
     assert ".first_leader_source" in str(exc.value)
-
-
-@pytest.mark.parametrize(("system", "phase", "key", "entry"), [
-    ("dirty-clubs", "bidding", "forced_bid_source", "forced-dealer-bid"),
-    ("buck-euchre-3p", "bidding", "all_pass_source", "nobody-bids"),
-    ("bid-euchre", "bidding", "forced_bid_source", "forced-dealer-bid"),
-    ("bid-euchre", "bidding", "moon_source", "shooting-the-moon"),
-])
-def test_clauses_an_option_sets_name_their_entry(system: str, phase: str, key: str, entry: str) -> None:
-    ph = next(p for p in load(system).data["phases"] if p.get("id") == phase)
-    assert ph[key]["register"] == entry

@@ -147,6 +147,10 @@ class ClimbingTricks(CheckingDoer):
         src = Source(**d["source"])
         self.lead_source = Source(**d["lead_source"]) if "lead_source" in d else src
         self.follow_source = Source(**d["follow_source"]) if "follow_source" in d else src
+        self.lowest_source = Source(**d["lowest_source"]) if "lowest_source" in d else self.follow_source
+        """The clause allowing a follower's lowest cards (``allow_source``); by default ``follow_source``."""
+        self.higher_source = Source(**d["higher_source"]) if "higher_source" in d else self.follow_source
+        """The clause allowing a follower's equal or higher cards (``allow_source``); by default ``follow_source``."""
         self.winner_source = Source(**d["winner_source"]) if "winner_source" in d else src
         self.last_source = Source(**d["last_trick_source"]) if "last_trick_source" in d else src
         self.respectively_source = Source(**d["respectively_source"]) if "respectively_source" in d else \
@@ -496,12 +500,12 @@ class ClimbingTricks(CheckingDoer):
         return grow(0, 0)
 
     def allow_source(self, st: State, a: Action) -> Source | None:
-        """A lead: ``lead_source``; a follower's play equal or higher than the cards compared with:
-        ``respectively_source``; a follower's lowest cards: ``follow_source`` (the clause on the lowest cards)."""
+        """A lead: ``lead_source``; a follower's play equal or higher than the cards compared with: ``higher_source``;
+        a follower's lowest cards: ``lowest_source``."""
         if not self._s(st).plays:
             return self.lead_source
         cards = self.codec.cards(a)
-        return self.respectively_source if self._can_beat(st, Deck.mask(cards), len(cards)) else self.follow_source
+        return self.higher_source if self._can_beat(st, Deck.mask(cards), len(cards)) else self.lowest_source
 
     def sure_forbidding(self, st: State, a: Action) -> CardMask:
         """For a follower's play of the lowest cards that is not equal or higher than the cards compared with: the

@@ -148,10 +148,6 @@ class Tricks(CheckingDoer):
         self.identical_source = Source(**d["identical_source"]) if "identical_source" in d else self.winner_source
         self.first_leader_source = Source(**d["first_leader_source"]) if "first_leader_source" in d else None
         """The clause naming who leads the first trick (None: the text is silent, ``first_leader`` decides)."""
-        self.first_leader_out_source = Source(**d["first_leader_out_source"]) \
-            if "first_leader_out_source" in d else self.first_leader_source
-        """The clause naming who leads the first trick when the player to the dealer's left sits out (dirty-clubs:
-        the register entry deciding it); by default ``first_leader_source``."""
         self.order_source = Source(**d["order_source"]) if "order_source" in d else None
         """The clause that passes play to the next seat within a trick (None: the text is silent, and play
         passes clockwise as the component runs it)."""
@@ -359,8 +355,7 @@ class Tricks(CheckingDoer):
         if st.piles["trick"]:
             return self.order_source
         if not self._s(st).winners:
-            return self.first_leader_out_source if st.contract.out >> st.ring[st.dealer] & 1 else \
-                self.first_leader_source
+            return self.first_leader_source
         return self.identical_source if self._last_trick_tied(st) else self.winner_source
 
     def _last_trick_tied(self, st: State) -> bool:
