@@ -103,7 +103,7 @@ def test_a_bid_names_a_number_and_a_suit_or_no_trump() -> None:
     nt = codec.parse("bid 12 NT")
     assert codec.number(nt) == 12 and codec.suit(nt) == NO_TRUMP
     for bad, why in (("bid 13 H", "from 1 to 12"), ("bid 6", "needs a suit"), ("bid H", "needs a number"),
-                     ("bid 6 H QH#1", "at most 0 cards"), ("raise 6 H", "names no action")):
+                     ("bid 6 H QH#1", "'bid' names no card, but 'QH#1' follows"), ("raise 6 H", "names no action")):
         with pytest.raises(InvalidActionError, match=why):
             codec.parse(bad)
 

@@ -156,7 +156,7 @@ def test_an_explicit_deal_must_name_each_copy() -> None:
     g = Game.from_system("bid-euchre")
     bare = deal_of(PLAN_MADE)
     bare["hands"][0] = ["QH" if c == "QH#2" else c for c in bare["hands"][0]]
-    with pytest.raises(RecordError, match="'QH' is not a card"):
+    with pytest.raises(RecordError, match="'QH' is ambiguous: the deck holds 2 copies; write QH#1 or QH#2"):
         g.new_initial_state(0, [bare])
     twice = deal_of(PLAN_MADE)
     twice["hands"][0] = ["QH#1" if c == "QH#2" else c for c in twice["hands"][0]]

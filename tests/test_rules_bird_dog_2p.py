@@ -233,11 +233,13 @@ def test_nobody_solo_each_tallies_own_pairs_and_the_winner_gets_a_point() -> Non
 
 # --- readings, matches and records ----------------------------------------------------------------
 READINGS = [(a.option, v) for a in load(SYSTEM).ambiguities for v in a.readings]
+WITH = {a.option: dict(a.with_options) for a in load(SYSTEM).ambiguities}
+"""The other options under which each entry's readings differ (bird_dog_as_bower: only with Euchre bowers)."""
 
 
 @pytest.mark.parametrize(("option", "value"), READINGS)
 def test_every_ambiguity_reading_is_playable(option: str, value: str) -> None:
-    g = game(**{option: parse_value(load(SYSTEM).option_decls[option], value)})
+    g = game(**WITH[option], **{option: parse_value(load(SYSTEM).option_decls[option], value)})
     st = g.new_initial_state(7)
     rng = random.Random(3)
     bot = rule_bot(rng)
