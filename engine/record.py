@@ -195,18 +195,23 @@ def deal_of(st: State) -> dict[str, Any]:
 def logged_deals(st: State) -> list[dict[str, Any]]:
     """The deals ``st`` kept (``keep_deals``: each hand's cards as dealt, before its first phase began) as
     explicit-deal mappings, the form :func:`deal_of` gives and a record's ``deals`` take."""
+    return [_kept_deal(st, d) for d in st.deal_log or ()]
+
+
+def _kept_deal(st: State, kept: tuple[int, tuple[CardMask, ...], Mapping[str, Sequence[Card]]]) -> dict[str, Any]:
+    """One entry of ``State.deal_log`` (dealer, hands, piles) as an explicit-deal mapping."""
+    dealer, hands, piles = kept
     names = st.game.deck.names
-    return [{"dealer": dealer,
-             "hands": [[names[c] for c in st.game.deck.cards_of(h)] for h in hands],
-             "piles": {p.name: [names[c] for c in reversed(piles.get(p.name, ()))] for p in st.game.deal.piles}}
-            for dealer, hands, piles in st.deal_log or ()]
+    return {"dealer": dealer,
+            "hands": [[names[c] for c in st.game.deck.cards_of(h)] for h in hands],
+            "piles": {p.name: [names[c] for c in reversed(piles.get(p.name, ()))] for p in st.game.deal.piles}}
 
 
 def current_deal(st: State) -> dict[str, Any]:
     """The current hand's deal as dealt, before its first phase began: the last deal ``st`` kept (a state made
     with ``keep_deals``), else :func:`deal_of` (the same for a system whose first phase moves no cards as it
     starts; hand-and-foot's deals the players' piles from the stock at once, so keep the deals for it)."""
-    return logged_deals(st)[-1] if st.deal_log else deal_of(st)
+    return _kept_deal(st, st.deal_log[-1]) if st.deal_log else deal_of(st)
 
 
 def canonical_options(game: Game) -> dict[str, Any]:

@@ -345,7 +345,7 @@ class Unseen:
         if ahead is None or ahead.depth >= 2 or ahead.hands is None or k >= len(ahead.hands) or \
                 not isinstance(ahead.hands[k], dict) or slots <= 0:
             return []
-        ids = {n: c for c, n in enumerate(st.game.deck.names)}
+        ids = st.game.deck.by_name
         pool = set(others)
         out: list[Card] = []
         for name in _names_in(ahead.hands[k], ids):
@@ -478,17 +478,7 @@ class Unseen:
         scores: set[str] = set()
         first: State | None = None
         with _blind():
-            for _ in range(_RESCUES):
-                m = _matching(u, where, rng)
-                if m is None:
-                    break
-                trial = pre.copy()
-                _realise(trial, m, dict(where))
-                trial.hand_limit = k + 1  # stop before the next deal: its result is looked at first
-                try:
-                    trial.apply(a)
-                except (CardspecError, LookupError, ValueError):
-                    continue
+            for trial in _tried(pre, u, where, rng, a, _RESCUES, k + 1):  # stopped before the next deal
                 if len(trial.hand_results) <= k:
                     continue
                 got = trial.hand_results[k]
@@ -499,17 +489,7 @@ class Unseen:
             if first is not None and not varies and len(scores) < 2:  # do the scores depend on the placement?
                 if len(st.hand_results) > k:  # the replay's own placement's (the hand scored, the next deal refused)
                     scores.add(repr(st.hand_results[k].get("scores")))
-                for _ in range(_TRIES if len(scores) < 2 else 0):
-                    m = _matching(u, where, rng)
-                    trial = pre.copy()
-                    if m is None:
-                        break
-                    _realise(trial, m, dict(where))
-                    trial.hand_limit = k + 1
-                    try:
-                        trial.apply(a)
-                    except (CardspecError, LookupError, ValueError):
-                        continue
+                for trial in _tried(pre, u, where, rng, a, _TRIES if len(scores) < 2 else 0, k + 1):
                     if len(trial.hand_results) > k:
                         scores.add(repr(trial.hand_results[k].get("scores")))
                     if len(scores) > 1:
@@ -909,6 +889,26 @@ def _before(st: State) -> State | None:
     return st.copy() if st.phase == len(st.game.phases) - 1 else None
 
 
+def _tried(pre: State, u: Unseen, where: dict[Card, Place], rng: random.Random, a: Action, tries: int,
+           hand_limit: int | None = None) -> Iterator[State]:
+    """Up to ``tries`` copies of ``pre``, each with the unseen cards placed at random (``where``: where they lie now)
+    and ``a`` carried out on it (the copy stopped after ``hand_limit`` hands, if given); a placement on which ``a``
+    cannot be carried out is passed over, and the tries end when no placement is left."""
+    for _ in range(tries):
+        m = _matching(u, where, rng)
+        if m is None:
+            return
+        trial = pre.copy()
+        _realise(trial, m, dict(where))
+        if hand_limit is not None:
+            trial.hand_limit = hand_limit
+        try:
+            trial.apply(a)
+        except (CardspecError, LookupError, ValueError):
+            continue
+        yield trial
+
+
 def _differ(pre: State, u: Unseen, st: State, keep: list[State] | None = None) -> set[str]:
     """The fields of the last hand's result in ``st`` that come out otherwise when its last action is played
     from ``pre`` (the state before it, ``u`` its unseen cards) with the unseen cards placed at random."""
@@ -917,16 +917,7 @@ def _differ(pre: State, u: Unseen, st: State, keep: list[State] | None = None) -
     rng = random.Random(r.get("hand", 0))
     where = _cards_at(_places(pre, u._mask()))
     out: set[str] = set()
-    for _ in range(_TRIES):
-        m = _matching(u, where, rng)
-        if m is None:
-            break
-        trial = pre.copy()
-        _realise(trial, m, dict(where))
-        try:
-            trial.apply(a)
-        except CardspecError:
-            continue
+    for trial in _tried(pre, u, where, rng, a, _TRIES):
         if len(trial.hand_results) == len(st.hand_results):
             alt = trial.hand_results[-1]
             out.update(k for k, v in r.items() if k not in ("facts", UNCHECKED) and alt.get(k) != v)

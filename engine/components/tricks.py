@@ -362,7 +362,11 @@ class Tricks(CheckingDoer):
         """Whether the last completed trick of this hand was decided between copies of one card (two cards of the
         highest power: ``identical`` decides which wins). Read from the hand's history (an audit's path only)."""
         n = self._s(st).playing
-        return self._tied(st, [a for _, a, ph in st.history[st.hand_start:] if ph == self.index][-n:])
+        return self._tied(st, self._hand_plays(st)[-n:])
+
+    def _hand_plays(self, st: State) -> list[Action]:
+        """This phase's plays of the hand so far, in order (read from the history: an audit's path only)."""
+        return [a for _, a, ph in st.history[st.hand_start:] if ph == self.index]
 
     def _tied(self, st: State, plays: list[Action]) -> bool:
         """Whether one whole trick's ``plays`` (in order) hold two cards of the highest power: copies of one card,
@@ -381,7 +385,7 @@ class Tricks(CheckingDoer):
         before it): ``identical_source`` for a trick decided between copies of one card, else ``winner_source``
         (an audit cites it for a wrongly stated winner)."""
         n = self._s(st).playing
-        plays = [a for _, a, ph in st.history[st.hand_start:] if ph == self.index] + list(later)
+        plays = self._hand_plays(st) + list(later)
         return self.identical_source if self._tied(st, plays[trick * n:(trick + 1) * n]) else self.winner_source
 
     def result_fields(self, st: State) -> dict[str, Any]:
