@@ -8,15 +8,15 @@ import re
 
 MAX_FLAG_DIGITS = 40
 """The most digits a numeric flag takes (a seed up to 10**40; every other flag has a far smaller range)."""
-_ASCII_INTEGER = re.compile(rf"-?[0-9]{{1,{MAX_FLAG_DIGITS}}}")
+_ASCII_INTEGER = re.compile(rf"[-+]?[0-9]{{1,{MAX_FLAG_DIGITS}}}")
 
 
 def ascii_int(text: str) -> int:
     """A numeric flag's value: a whole number in the ASCII digits 0 to 9 (``int()`` alone would also read
-    ``٣`` as 3), at most :data:`MAX_FLAG_DIGITS` digits, maybe after a minus sign.
+    ``٣`` as 3), at most :data:`MAX_FLAG_DIGITS` digits, maybe after a sign (``-`` or ``+``, as ``int()`` reads them).
 
-    >>> ascii_int("12"), ascii_int("-3")
-    (12, -3)
+    >>> ascii_int("12"), ascii_int("-3"), ascii_int("+3")
+    (12, -3, 3)
     """
     if not _ASCII_INTEGER.fullmatch(text):
         shown = text if len(text) <= 24 else text[:21] + "..."

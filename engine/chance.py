@@ -19,7 +19,7 @@ import hashlib
 import struct
 from collections.abc import Callable
 from functools import cache
-from typing import Final
+from typing import Any, Final
 
 
 @cache
@@ -27,8 +27,27 @@ def _fmt(n: int) -> struct.Struct:
     return struct.Struct(f">{n}Q")
 
 
+_absorbed: tuple[int, Any] = (0, hashlib.shake_128(b"cardspec/0/"))
+"""The last seed asked for, and a SHAKE-128 object that has absorbed ``cardspec/<seed>/``: a copy of it
+absorbs the rest of an event's name. Copying OpenSSL's context skips the hash's set-up (fetching the
+algorithm), about half of a digest's cost (1.1 us against 2.1 on one core); the bytes are the same. One tuple,
+replaced whole, so that threads never see one seed's object under another's."""
+
+
 def _digest(seed: int, hand: int, event: int, nbytes: int) -> bytes:
-    return hashlib.shake_128(f"cardspec/{seed}/{hand}/{event}".encode()).digest(nbytes)
+    """The first ``nbytes`` of SHAKE-128 of ``cardspec/<seed>/<hand>/<event>``.
+
+    >>> _digest(5, 2, 1, 16) == hashlib.shake_128(b"cardspec/5/2/1").digest(16) == _digest(5, 2, 1, 16)
+    True
+    """
+    global _absorbed
+    last = _absorbed
+    if last[0] != seed:
+        last = _absorbed = (seed, hashlib.shake_128(f"cardspec/{seed}/".encode()))
+    h = last[1].copy()
+    h.update(f"{hand}/{event}".encode())
+    out: bytes = h.digest(nbytes)
+    return out
 
 
 NUMPY_FROM: Final = 12

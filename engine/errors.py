@@ -134,3 +134,9 @@ class RecordError(CardspecError):
 class MalformedRecordError(RecordError):
     """A record that cannot be read as a record of a known game (its schema, its system or options, its
     deal); as opposed to one that reads well and disagrees with the rules."""
+
+
+class StartRuleError(RecordError):
+    """A record that reads well but whose first position breaks a rule of the game (a first deal dealt by
+    another seat than the spec's fixed first dealer): the audit rejects it, as it does a later breach, rather
+    than calling it malformed."""

@@ -93,6 +93,9 @@ class MatchRules:
     """The clause that says who wins once the match is over (``end.winner_source``); None: ``source`` says."""
     tie_source: Source | None = None
     """The clause that settles a tie for the win (``end.tie_source``); None: the winner's clause says."""
+    first_dealer_source: Source | None = None
+    """The clause that says who deals the first hand (``first_dealer_source``); a record whose first deal, from
+    the match's start, names another dealer than a fixed first dealer (``seat0``) breaks it."""
 
     def winners_source(self, stated: Sequence[int] | None, replayed: Sequence[int] | None) -> Source:
         """The clause a wrong statement of the winners breaks: the end clause when the record and the replay
@@ -177,7 +180,8 @@ class MatchRules:
                           Source(**iw["source"]) if iw else None, e.get("on_target", "wins"),
                           e.get("extra_hand_among", "all"),
                           Source(**e["winner_source"]) if "winner_source" in e else None,
-                          Source(**e["tie_source"]) if "tie_source" in e else None)
+                          Source(**e["tie_source"]) if "tie_source" in e else None,
+                          Source(**d["first_dealer_source"]) if "first_dealer_source" in d else None)
 
     def reached(self, totals: Sequence[int]) -> list[int]:
         """The entities whose total has reached the target (at or below it in a countdown)."""

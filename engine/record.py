@@ -42,6 +42,7 @@ from .errors import (
     RecordError,
     Source,
     SpecError,
+    StartRuleError,
 )
 from .game import Game  # imported for real: Replay's field types must exist at run time in the compiled build
 from .loader import (
@@ -410,6 +411,8 @@ def _replay(rec: Any, where: str) -> Replay:
     try:
         st = check_record(rec, where)
         g = st.game
+    except StartRuleError:
+        raise
     except RecordError as exc:
         raise MalformedRecordError(exc.message, exc.index, exc.path, exc.source) from None
     except CardspecError as exc:

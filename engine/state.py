@@ -23,7 +23,7 @@ from . import chance
 from .actions import Action
 from .cards import Card, CardMask
 from .contract import Contract
-from .errors import ActionBoundError, IllegalActionError, MalformedRecordError, RecordError
+from .errors import ActionBoundError, IllegalActionError, MalformedRecordError, RecordError, StartRuleError
 from .zones import census, view
 
 if TYPE_CHECKING:
@@ -163,6 +163,11 @@ class State:
             self.dealer = chance.randbelow(self._seed(), -1, 0, n)
         else:
             self.dealer = 0
+        if game.match.first_dealer == "seat0" and self.first_hand == 0 and self.dealer != 0:
+            where = "deals.0.dealer" if deals else "start.dealer"
+            raise StartRuleError(f"{where.split('.')[0]} names dealer {self.dealer} for hand 0, but seat 0 deals the "
+                              "match's first hand (a record of a later hand gives its number in start.hand)",
+                              path=where, source=game.match.first_dealer_source or game.match.rotation_source)
         self._start_hand()
 
     def _start_from(self, start: Mapping[str, Any]) -> None:

@@ -64,3 +64,32 @@ def test_the_readings_change_who_holds_which_hand_not_the_deal() -> None:
     assert (a.dealer, b.dealer) == (2, 0)
     assert sorted(a.hands) == sorted(b.hands) and a.hands != b.hands
     assert [a.hands[(s + 2) % 4] for s in range(4)] == b.hands
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_a_record_whose_first_deal_has_another_dealer_breaks_seat0(sid: str) -> None:
+    """Under ``seat0`` seat 0 deals hand 0, so a record whose first deal (with no start, or a start at hand 0)
+    names seat 2 as dealer breaks the reading, and the audit cites the entry; a record of a later hand, whose
+    start gives that hand's number, may name any dealer; under ``random`` any seat may deal first."""
+    from cardspec.engine.audit import audit
+    from cardspec.engine.bulk import play_stepped
+    from cardspec.engine.errors import StartRuleError
+    from cardspec.engine.record import check_record, record_of
+
+    g = Game(load(sid), {"first_dealer": "seat0"})
+    st, _ = play_stepped(g, 3, "random", hand_limit=1, keep_deals=True)
+    rec = record_of(st)
+    assert rec["deals"][0]["dealer"] == 0
+    assert audit("t: ", rec).verdict == "accepted"
+    rec["deals"][0]["dealer"] = 2
+    v = audit("t: ", rec)
+    assert v.verdict == "rejected" and v.error is not None, v.line()
+    assert v.error.path == "deals.0.dealer" and "seat 0 deals the match's first hand" in str(v.error)
+    assert v.error.source is not None and v.error.source.register == "first-dealer"
+    with pytest.raises(StartRuleError, match="seat 0 deals the match's first hand"):
+        check_record(dict(rec, start={"hand": 0}))
+    two, _ = play_stepped(g, 3, "random", hand_limit=2, keep_deals=True)
+    second = dict(record_of(two)["deals"][1], dealer=2)  # hand 1, its deal given by seat 2
+    assert check_record(dict(rec, deals=[second], start={"hand": 1, "dealer": 2})).dealer == 2
+    rec["options"] = dict(rec["options"], first_dealer="random")
+    assert check_record(rec).dealer == 2
