@@ -32,7 +32,7 @@ class Scenario:
     ambiguity: str
     reading: str
     decision: str
-    kind: str  # legality | trick winner | hand score | match winner
+    kind: str  # the deal | legality | trick winner | hand score | match winner
     action_index: int
     detail: str
     records: dict[str, dict[str, Any]]
@@ -88,8 +88,10 @@ def distinguish(spec: Spec, amb: Ambiguity, reading: str, seeds: int = 300,
         rng = random.Random(f"scenario/{seed}")
         bot = BOTS["rule" if seed % 2 else "random_then_rule"](rng)
         a, b = gd.new_initial_state(seed), go.new_initial_state(seed)
-        if gd.num_players != go.num_players:
-            return None
+        if gd.num_players != go.num_players:  # nothing to play side by side: the deal itself tells them apart
+            return Scenario(amb.id, reading, amb.decision, "the deal", 0,
+                            f"the readings seat {gd.num_players} and {go.num_players} players, so every deal "
+                            "differs", {amb.decision: record_of(a), reading: record_of(b)})
         while not a.is_terminal() and not b.is_terminal() and spent < max_actions:
             la, lb = a.legal_actions(), b.legal_actions()
             # compared by name: the two readings' games may number their actions differently
