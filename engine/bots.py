@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any, Final
 
 from .actions import NO_SUIT, Action
+from .chance import below
 from .state import State
 
 
@@ -28,25 +29,13 @@ class Bot:
     def choose(self, st: State, legal: list[Action]) -> Action:
         raise NotImplementedError
 
+    def uniform_draw(self) -> Callable[[int], int] | None:
+        """The ``getrandbits`` a bot that chooses uniformly by :func:`~cardspec.engine.chance.below` draws from,
+        so that a phase can play itself out for it (``Component.play_random``); None for any other bot."""
+        return None
+
     def __call__(self, st: State, legal: list[Action]) -> Action:
         return self.choose(st, legal)
-
-
-def below(getrandbits: Callable[[int], int], n: int) -> int:
-    """A uniform integer in ``[0, n)`` for ``n >= 1``, drawn as ``random.Random.randrange(n)`` draws it (CPython
-    3.10 to 3.13 alike): ``n.bit_length()`` bits at a time until the draw is below ``n``. Written out, so that a
-    bot draws the same whatever the Python version, and without ``randrange``'s argument handling (a fifth of
-    the bulk loop's time went there).
-
-    >>> r, s = random.Random("bots/7"), random.Random("bots/7")
-    >>> [below(r.getrandbits, n) for n in (1, 2, 3, 5, 24, 100)] == [s.randrange(n) for n in (1, 2, 3, 5, 24, 100)]
-    True
-    """
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
 
 
 class RandomBot(Bot):
@@ -57,6 +46,9 @@ class RandomBot(Bot):
 
     def choose(self, st: State, legal: list[Action]) -> Action:
         return legal[below(self.getrandbits, len(legal))]
+
+    def uniform_draw(self) -> Callable[[int], int] | None:
+        return self.getrandbits
 
 
 def random_bot(rng: random.Random) -> Bot:
@@ -177,6 +169,9 @@ class RuleBot(RandomBot):
         if "pass" in kinds:
             return next(a for a in legal if codec.kind(a) == "pass")
         return RandomBot.choose(self, st, legal)
+
+    def uniform_draw(self) -> Callable[[int], int] | None:
+        return None  # it draws only where its rules leave the choice open
 
 
 def rule_bot(rng: random.Random) -> Bot:

@@ -12,7 +12,9 @@ Two loops play a match, and give the same match move for move:
   action a bot takes from the phase's own legal list is legal by construction, so the loop skips the
   second legality check ``State.apply`` makes and the per-step :class:`~cardspec.engine.state.Step`
   record, and calls the phase's doer for a listed action (``Component.apply_listed``) directly. It keeps the
-  action bound.
+  action bound. Where every seat runs the uniform random bot, a phase that has a loop of its own for such play
+  (``Component.play_random``: trick play) plays itself out in it, choosing on its legal mask without building
+  the list.
 
 ``tests/test_bulk.py`` holds the two loops to byte-identical records under every option set of every
 system (random and rule bots), in whole matches of every system with every bot, and with a bot per seat.
@@ -89,11 +91,15 @@ def play_bulk(game: Game, seed: int, bots: Bots, hand_limit: int | None = None,
     st = game.new_initial_state(seed, hand_limit=hand_limit, keep_deals=keep_deals)
     history = st.history
     bound = game.action_bound
+    first = choose[0]
+    draw = first.uniform_draw() if all(c is first for c in choose) else None  # one uniform chooser for all
     while st.winners is None and st.halted is None:
         if len(history) >= bound:
             raise ActionBoundError(f"the match reached its action bound of {bound} actions "
                                    f"(hand {st.hand_no}) without ending")
         comp, cur = st.comp, st.cur
+        if draw is not None and comp.play_random(st, draw, bound):  # the phase played out in one loop
+            continue
         a = choose[st.controller[cur]].choose(st, comp.legal(st))  # a method call: native when compiled
         history.append((cur, a, st.phase))
         comp.apply_listed(st, a)  # the phase's own list gave it: legal

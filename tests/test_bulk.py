@@ -108,3 +108,26 @@ def test_simulate_fast_writes_the_same_file_and_summary(tmp_path: Path, capsys: 
         outs.append((path.read_bytes(), stats))
     assert outs[0][0].count(b"\n") == 6
     assert outs[1] == outs[0] and outs[2] == outs[0]
+
+
+@pytest.mark.pure_only
+def test_trick_play_plays_itself_out_only_for_uniform_random_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The identity tests above compare the phase-long loop (``Tricks.play_random``) only if the bulk loop takes
+    it: it does for all-random seats, and never with a rule bot at any seat (whose choices are not uniform)."""
+    from cardspec.engine.components.tricks import Tricks
+
+    calls: list[int] = []
+    real = Tricks.play_random
+
+    def counted(self: Tricks, st: Any, draw: Any, bound: int) -> bool:
+        calls.append(len(st.history))
+        return real(self, st, draw, bound)
+
+    monkeypatch.setattr(Tricks, "play_random", counted)
+    game = Game.from_system("euchre")
+    st, _ = play_bulk(game, 5, "random", hand_limit=4)
+    assert len(calls) == 4 == len(st.hand_results)  # once a hand: the whole phase in one call
+    calls.clear()
+    for bots in ("rule", ["random", "rule", "random", "random"], "random_then_rule"):
+        play_bulk(game, 5, bots, hand_limit=4)
+        assert calls == [], bots

@@ -23,12 +23,13 @@ Used by: euchre, bird-dog-11 (and bid-euchre, the buck-euchre family, bird-dog-2
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..cards import Card, CardMask
+from ..chance import below
 from ..errors import Source, SpecError
 from ..kernels import follow_mask
 from ..tables import Value
@@ -65,7 +66,7 @@ def plays_fast(hand: CardMask, led_mask: CardMask, following: bool) -> tuple[Car
 
 
 def winner_fast(powers: Sequence[int], cards: Sequence[Card], last_wins: bool = False) -> int:
-    """The trick-winner loop inlined in :meth:`Tricks.try_apply`: index in ``cards`` of the winner.
+    """The trick-winner loop inlined in :meth:`Tricks._trick_won`: index in ``cards`` of the winner.
 
     Among equal powers the first played wins, or the last with ``last_wins``.
 
@@ -299,7 +300,68 @@ class Tricks(CheckingDoer):
         if len(trick) < cs.playing:
             st.cur = cs.next[seat]
             return True
-        row = tt.power[cs.led]  # winner_fast inlined (reference: ranking.trick_winner)
+        w = self._trick_won(st, cs, trick, tt.power[cs.led])  # winner_fast inlined (reference: ranking.trick_winner)
+        if len(cs.winners) == self.num_tricks:
+            st.next_phase()
+        elif self.dummy_leads:
+            st.cur = w
+        else:
+            st.cur = st.controller[w]
+        return True
+
+    def play_random(self, st: State, getrandbits: Callable[[int], int], bound: int) -> bool:
+        """Uniform random play of the whole phase: :meth:`legal` and :meth:`try_apply` fused in one loop, the
+        bot's choice made on the legal mask (the ``r``-th lowest card is the ``r``-th listed play)."""
+        history = st.history
+        phase = st.phase
+        hands = st.hands
+        trick = st.piles["trick"]
+        tt = st.contract.tt
+        assert tt is not None
+        cs: TrickState = st.cstate[self.index]  # type: ignore[assignment]
+        following = self.follow == "effective_suit"
+        copies = self.copies
+        play = self.play
+        while len(history) < bound:
+            seat = st.cur
+            hand = hands[seat]
+            m = hand
+            if trick and following:
+                f = hand & tt.suit_mask[cs.led]
+                if f:
+                    m = f
+            if copies is not None:
+                m = copies(m)
+            n = 0
+            x = m
+            while x:
+                x &= x - 1
+                n += 1
+            r = below(getrandbits, n)
+            while r:
+                m &= m - 1
+                r -= 1
+            c = (m & -m).bit_length() - 1
+            history.append((seat, play[c], phase))
+            hands[seat] = hand & ~(1 << c)
+            if not trick:
+                cs.led = tt.eff_suit[c]
+            trick.append(c)
+            cs.seats.append(seat)
+            if len(trick) < cs.playing:
+                st.cur = cs.next[seat]
+                continue
+            w = self._trick_won(st, cs, trick, tt.power[cs.led])
+            if len(cs.winners) == self.num_tricks:
+                st.next_phase()
+                return True
+            st.cur = w if self.dummy_leads else st.controller[w]
+        return True
+
+    def _trick_won(self, st: State, cs: TrickState, trick: list[Card], row: Sequence[int]) -> int:
+        """A full trick: its winner (the highest power, ties to the first or the last played) takes it (the
+        ``tricks`` tally, the ``won`` zone, ``cs.winners``); the trick is cleared and the refill seat refilled.
+        The winner."""
         best, best_i = -1, 0
         if self.last_wins:
             for i, x in enumerate(trick):
@@ -324,13 +386,7 @@ class Tricks(CheckingDoer):
         cs.seats.clear()
         if self.refill is not None:
             self._refill(st)
-        if len(cs.winners) == self.num_tricks:
-            st.next_phase()
-        elif self.dummy_leads:
-            st.cur = w
-        else:
-            st.cur = st.controller[w]
-        return True
+        return w
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source | None]:
         if self.codec.kind(a) != "play":
