@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Any, Final
 
 from .actions import NO_SUIT, Action
-from .chance import Uniform
+from .chance import below
 from .state import State
 
 
@@ -29,9 +29,10 @@ class Bot:
     def choose(self, st: State, legal: list[Action]) -> Action:
         raise NotImplementedError
 
-    def uniform_draw(self) -> Uniform | None:
-        """Where a bot that chooses uniformly among the legal actions draws from, so that a phase can play
-        itself out for it (``Component.play_random``); None for any other bot."""
+    def uniform_draw(self) -> Callable[[int], int] | None:
+        """The ``getrandbits`` that a bot choosing uniformly among the legal actions (by
+        :func:`~cardspec.engine.chance.below`) draws from, so that a phase can play itself out for it
+        (``Component.play_random``); None for any other bot."""
         return None
 
     def __call__(self, st: State, legal: list[Action]) -> Action:
@@ -39,17 +40,16 @@ class Bot:
 
 
 class RandomBot(Bot):
-    """Choose uniformly among the legal actions (:meth:`~cardspec.engine.chance.Uniform.below`)."""
+    """Choose uniformly among the legal actions (:func:`~cardspec.engine.chance.below`)."""
 
     def __init__(self, rng: random.Random) -> None:
-        self.uniform = Uniform(rng.getrandbits)
-        """Where its draws come from: ``rng``, or a buffer that the bots of one match share (``bulk.choosers``)."""
+        self.getrandbits: Callable[[int], int] = rng.getrandbits
 
     def choose(self, st: State, legal: list[Action]) -> Action:
-        return legal[self.uniform.below(len(legal))]
+        return legal[below(self.getrandbits, len(legal))]
 
-    def uniform_draw(self) -> Uniform | None:
-        return self.uniform
+    def uniform_draw(self) -> Callable[[int], int] | None:
+        return self.getrandbits
 
 
 def random_bot(rng: random.Random) -> Bot:
@@ -171,7 +171,7 @@ class RuleBot(RandomBot):
             return next(a for a in legal if codec.kind(a) == "pass")
         return RandomBot.choose(self, st, legal)
 
-    def uniform_draw(self) -> Uniform | None:
+    def uniform_draw(self) -> Callable[[int], int] | None:
         return None  # it draws only where its rules leave the choice open
 
 

@@ -32,8 +32,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from .bots import BOTS, Bot, RandomBot
-from .chance import Uniform
+from .bots import BOTS, Bot
 from .errors import ActionBoundError
 
 if TYPE_CHECKING:
@@ -68,10 +67,6 @@ def choosers(game: Game, bots: Bots, rng: random.Random) -> list[Bot]:
     if unknown:
         raise ValueError(f"unknown bot {unknown[0]!r}; the bots are {', '.join(sorted(BOTS))}")
     made = {b: BOTS[b](rng) for b in dict.fromkeys(names)}
-    shared = Uniform(rng.getrandbits, buffered=True)  # the bots are the only ones that draw from rng
-    for bot in made.values():
-        if isinstance(bot, RandomBot):
-            bot.uniform = shared
     return [made[b] for b in names]
 
 

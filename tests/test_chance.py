@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardspec.engine import chance
-from cardspec.engine.chance import Uniform, below
+from cardspec.engine.chance import below
 
 
 def reference(seed: int, hand: int, event: int, n: int) -> list[int]:
@@ -61,27 +61,3 @@ def test_a_bot_draws_as_randrange_draws(seed: int, sizes: list[int]) -> None:
     mine, theirs = random.Random(f"bots/{seed}"), random.Random(f"bots/{seed}")
     assert [below(mine.getrandbits, n) for n in sizes] == [theirs.randrange(n) for n in sizes]
     assert mine.getstate() == theirs.getstate()
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.integers(0, 10**6), st.lists(st.integers(1, 2**70), min_size=1, max_size=200))
-def test_a_buffered_draw_gives_randrange_numbers(seed: int, sizes: list[int]) -> None:
-    """The bulk loop's bots draw through a buffer of 64 words at a time (``Uniform(buffered=True)``): the
-    same numbers as ``randrange``, across refills and for draws wider than one word."""
-    mine, theirs = Uniform(random.Random(seed).getrandbits, buffered=True), random.Random(seed)
-    assert [mine.below(n) for n in sizes] == [theirs.randrange(n) for n in sizes]
-
-
-def test_the_bots_of_one_match_share_one_buffer() -> None:
-    """A buffered draw runs the generator ahead, so bots that share a generator must share the buffer:
-    mixed bots draw the numbers one unbuffered generator gives, in turn."""
-    from cardspec.engine.bots import RandomBot
-    from cardspec.engine.bulk import choosers
-    from cardspec.engine.game import Game
-
-    cs = choosers(Game.from_system("euchre"), ["rule", "random", "rule", "random"], random.Random(4))
-    assert isinstance(cs[0], RandomBot) and isinstance(cs[1], RandomBot)
-    assert cs[0].uniform is cs[1].uniform and cs[0].uniform.buffered
-    ref = random.Random(4)
-    draws = [(cs[i % 2].uniform.below(n), ref.randrange(n)) for i, n in enumerate([3, 7, 1, 24, 2] * 30)]
-    assert all(a == b for a, b in draws)

@@ -14,7 +14,7 @@ an illegal one breaks) and a doer (:meth:`apply`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, ActionCodec, KindSig
@@ -23,7 +23,6 @@ from ..errors import IllegalActionError, Source, SpecError
 from ..tables import Value
 
 if TYPE_CHECKING:
-    from ..chance import Uniform
     from ..game import Game
     from ..state import State
     from .declared import Declared
@@ -268,9 +267,9 @@ class Component:
         lists gives its doer without the check."""
         self.apply(st, a)
 
-    def play_random(self, st: State, uniform: Uniform, bound: int) -> bool:
+    def play_random(self, st: State, getrandbits: Callable[[int], int], bound: int) -> bool:
         """The bulk loop's phase-long step for uniform random play: choose and carry out this phase's actions as
-        the bulk loop would one at a time (each ``legal(st)[uniform.below(len(legal))]``, recorded in
+        the bulk loop would one at a time (each ``legal(st)[below(getrandbits, len(legal))]``, recorded in
         ``st.history`` and carried out), until the phase ends or the history reaches ``bound`` actions; True.
         False, with nothing done, where the component has no such loop (the bulk loop then steps). A loop must
         give the same actions and the same position as the steps (``tests/test_bulk.py``).

@@ -23,13 +23,13 @@ Used by: euchre, bird-dog-11 (and bid-euchre, the buck-euchre family, bird-dog-2
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
 from ..cards import Card, CardMask
-from ..chance import Uniform
+from ..chance import below
 from ..errors import Source, SpecError
 from ..kernels import follow_mask
 from ..tables import Value
@@ -309,7 +309,7 @@ class Tricks(CheckingDoer):
             st.cur = st.controller[w]
         return True
 
-    def play_random(self, st: State, uniform: Uniform, bound: int) -> bool:
+    def play_random(self, st: State, getrandbits: Callable[[int], int], bound: int) -> bool:
         """Uniform random play of the whole phase: :meth:`legal` and :meth:`try_apply` fused in one loop, the
         bot's choice made on the legal mask (the ``r``-th lowest card is the ``r``-th listed play)."""
         history = st.history
@@ -337,7 +337,7 @@ class Tricks(CheckingDoer):
             while x:
                 x &= x - 1
                 n += 1
-            r = uniform.below(n)
+            r = below(getrandbits, n)
             while r:
                 m &= m - 1
                 r -= 1
