@@ -213,6 +213,8 @@ class State:
                 raise RecordError("the start's dealer is already out of the match", path="start.dealer")
         if not self.extra_hand:
             self._check_not_over(start)
+        if "previous" in start:
+            self._check_previous(start["previous"])
 
     def _check_not_over(self, start: Mapping[str, Any]) -> None:
         """Refuse a start from which no hand can be played: the match's own end test
@@ -240,6 +242,29 @@ class State:
                               path="start.hand", source=g.match.source)
         raise RecordError(f"the start's totals {self.counters} (before hand {self.hand_no}) already end the "
                           f"match: {won}, and no hand can be played", path="start.totals", source=g.match.source)
+
+    def _check_previous(self, prev: Any) -> None:
+        """The start's ``previous``: what the hand before it left that a rule of this hand reads (``losers``:
+        the seats holding the highest card at its end, in the order the rules list them; birdhead's first lead
+        goes left of the last of them). Only for a later hand."""
+        n = self.game.num_players
+        if self.first_hand == 0:
+            raise RecordError("the start gives the previous hand, but hand 0 has none", path="start.previous")
+        if not any("losers" in ph.previous_fields() for ph in self.game.phases):
+            raise RecordError(f"the start gives the previous hand, which no rule of {self.game.id} reads (under "
+                              "these options)", path="start.previous")
+        losers = prev.get("losers") if isinstance(prev, dict) else None
+        if not isinstance(losers, list) or not losers or len(set(losers)) != len(losers) or \
+                any(type(s) is not int or not 0 <= s < n for s in losers):
+            raise RecordError(f"the start's previous losers must be distinct seats 0..{n - 1}, at least one",
+                              path="start.previous.losers")
+
+    def previous_result(self) -> Mapping[str, Any] | None:
+        """The result of the hand before this one: the record's own last hand, or for the first hand of a record
+        that starts mid-match, what its start says of the hand before (``start.previous``); None if neither."""
+        if self.hand_results:
+            return self.hand_results[-1]
+        return self.start.get("previous") if self.start is not None else None
 
     def _start_contenders(self, start: Mapping[str, Any]) -> tuple[int, ...]:
         """Who contests the extra hand a mid-match record takes up: ``start.contenders`` as given, or else

@@ -97,8 +97,8 @@ def vector_cases(game: Game, root: Path = VECTORS, left_out: list[str] | None = 
     hand that depends on the match state (a rule that reads the running totals, a round of a round schedule
     after the first) gets the match's ``start`` (hand number, dealer, totals) when cardspec, started from
     that deal and start, plays it as within the match: it is run only with an adapter that can start a hand
-    mid-match. Any other hand is left out (a first lead placed by the previous hand's loser, which no
-    ``start`` carries; a deal the requested options cannot start), and added to ``left_out`` (when given) as
+    mid-match (the start gives the previous hand's losers too, where a first lead goes left of them). Any other
+    hand is left out (a deal the requested options cannot start), and added to ``left_out`` (when given) as
     ``label: why``.
 
     The vectors are read from ``root`` (the checkout's ``docs/vectors``); where that folder is
@@ -140,6 +140,9 @@ def _start_of(at: State) -> dict[str, Any]:
                              "extra_hand": at.extra_hand}
     if at.extra_hand and at.contenders:
         start["contenders"] = list(at.contenders)
+    prev = at.previous_result()
+    if prev is not None and prev.get("losers"):
+        start["previous"] = {"losers": list(prev["losers"])}
     return start
 
 
@@ -234,8 +237,7 @@ def seeded_cases(game: Game, hands: int, seed: int) -> list[HandCase]:
     run as its match plays it (:func:`_match_dependence`, with the match's play of it as the script): from its
     deal alone where that is the same, else from its deal and the match's ``start``, with the match's first
     hand as the ``fallback`` for an adapter that cannot start a hand mid-match; a hand that no ``start``
-    carries (a first lead placed by the previous hand's loser), and a match over before that hand, give the
-    match's first hand instead."""
+    carries, and a match over before that hand, give the match's first hand instead."""
     out: list[HandCase] = []
     for i in range(hands):
         s = seed + i

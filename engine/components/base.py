@@ -267,6 +267,11 @@ class Component:
         lists gives its doer without the check."""
         self.apply(st, a)
 
+    def previous_fields(self) -> tuple[str, ...]:
+        """The fields of the previous hand's result that this phase reads as a hand starts (a record that starts
+        mid-match gives them in ``start.previous``). Used by: ``climbing_tricks`` (``losers``, birdhead)."""
+        return ()
+
     def play_random(self, st: State, getrandbits: Callable[[int], int], bound: int) -> bool:
         """The bulk loop's phase-long step for uniform random play: choose and carry out this phase's actions as
         the bulk loop would one at a time (each ``legal(st)[below(getrandbits, len(legal))]``, recorded in

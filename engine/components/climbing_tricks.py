@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..actions import Action, KindSig, whole_number
 from ..cards import Card, CardMask, Deck
-from ..errors import Source, SpecError
+from ..errors import MalformedRecordError, Source, SpecError
 from ..tables import Value
 from .base import CheckingDoer, PhaseState
 from .declared import ALL, BOOL, HAND, TRICK, WON, Declared, Fact, Transfer, seat_hand
@@ -318,10 +318,15 @@ class ClimbingTricks(CheckingDoer):
     def start(self, st: State) -> None:
         cs = self._s(st)
         lead = st.next_seat(st.dealer)
-        if self.first_leader == "left_of_last_loser" and st.hand_results:
-            losers = st.hand_results[-1].get("losers")
+        if self.first_leader == "left_of_last_loser" and st.hand_no > 0:
+            prev = st.previous_result()
+            losers = prev.get("losers") if prev is not None else None
             if losers:
                 lead = st.next_seat(losers[-1])
+            elif prev is None:  # a record's first hand, later in its match, whose start does not say
+                raise MalformedRecordError(f"hand {st.hand_no}'s first lead goes left of the previous hand's last "
+                                           "loser, which the start must give (previous: {losers: [...]})",
+                                           path="start.previous", source=self.first_leader_source)
         cs.start = lead
         st.cur = lead
 
@@ -657,6 +662,9 @@ class ClimbingTricks(CheckingDoer):
         """``trick_winners``: the trick-winner clause; the other fields: the component's clause."""
         return self.winner_source if field == "trick_winners" else self.source
 
+    def previous_fields(self) -> tuple[str, ...]:
+        return ("losers",) if self.first_leader == "left_of_last_loser" else ()
+
     def turn_source(self, st: State) -> Source | None:
         """A play following the lead: ``order_source`` (None without it: play passes clockwise, as the component
         runs it); a later lead: the trick winner's clause (the winner becomes the next start player); the first
@@ -666,7 +674,8 @@ class ClimbingTricks(CheckingDoer):
             return self.order_source
         if cs.winners:
             return self.winner_source
-        if self.first_leader == "left_of_last_loser" and st.hand_results and st.hand_results[-1].get("losers"):
+        prev = st.previous_result() if self.first_leader == "left_of_last_loser" else None
+        if prev is not None and prev.get("losers"):
             return self.first_leader_source
         return self.source
 
