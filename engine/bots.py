@@ -32,7 +32,8 @@ class Bot:
     def uniform_draw(self) -> Callable[[int], int] | None:
         """The ``getrandbits`` that a bot choosing uniformly among the legal actions (by
         :func:`~cardspec.engine.chance.below`) draws from, so that a phase can play itself out for it
-        (``Component.play_random``); None for any other bot."""
+        (``Component.play_random``); None for any other bot. A subclass of :class:`RandomBot` that chooses
+        otherwise returns None again (:class:`RuleBot` does), or the bulk loop would play its phases uniformly."""
         return None
 
     def __call__(self, st: State, legal: list[Action]) -> Action:
