@@ -491,12 +491,15 @@ def validate(data: Any, schema: dict[str, Any], loaded: LoadedYaml | None, file:
 
 
 def merge(base: Any, over: Any) -> Any:
-    """``extends:`` merge: mappings merge key by key, anything else is replaced.
+    """``extends:`` merge: mappings merge key by key, anything else is replaced; so is a whole citation (a
+    mapping with ``doc`` and ``quote``), which names one clause: the parent's ``register`` does not cling to it.
 
     >>> merge({"a": {"b": 1, "c": 2}, "l": [1]}, {"a": {"c": 3}, "l": [2]})
     {'a': {'b': 1, 'c': 3}, 'l': [2]}
+    >>> merge({"s": {"doc": "a", "quote": "q", "register": "r"}}, {"s": {"doc": "a", "quote": "p"}})
+    {'s': {'doc': 'a', 'quote': 'p'}}
     """
-    if isinstance(base, dict) and isinstance(over, dict):
+    if isinstance(base, dict) and isinstance(over, dict) and not ("doc" in over and "quote" in over):
         out = dict(base)
         for k, v in over.items():
             out[k] = merge(base[k], v) if k in base else v

@@ -164,6 +164,9 @@ scoring:
         - when: {tricks: [0, 5]}
           then: 0
           source: {doc: 004_945a3021da002f83.txt, quote: "The goal for each round is to win at least 3 of the 5 tricks."}
+match:
+  first_dealer: seat0
+  first_dealer_source: {doc: 004_945a3021da002f83.txt, quote: "The dealer begins by dealing all 4 people 5 cards"}
 ambiguities: []
 options: {}
 """  # noqa: E501

@@ -368,37 +368,46 @@ def test_a_forbidden_copy_is_still_a_disagreement() -> None:
 
 
 # --- 6. hands that depend on the match state ----------------------------------------------------------
-def test_birdhead_hands_led_by_the_previous_loser_are_left_out() -> None:
+def test_birdhead_hands_led_by_the_previous_loser_run_with_the_losers_in_the_start() -> None:
+    """A later birdhead hand's first lead goes left of the previous hand's last loser: its start carries the
+    losers (``start.previous``), so it runs with an adapter that starts hands mid-match, and is left out (as
+    every hand needing a start is) for one that cannot."""
     game = Game.from_system("birdhead")
     left_out: list[str] = []
-    labels = [c.label for c in vector_cases(game, left_out=left_out)]
-    assert "vector birdhead.json seed 0 hand 1" not in labels
-    assert "vector birdhead.json seed 0 hand 0" in labels
-    assert ("vector birdhead.json seed 0 hand 1: at action 0 seat 1 acts in its match, seat 3 from its deal and "
-            "the match's start") in left_out
-    r = conform(_factory(), "birdhead", hands=1)
-    assert r.ok and r.left_out == left_out and r.sources["vectors"] == len(labels)
-    in_match = conform(lambda s, o: InMatch(s, o), "birdhead", hands=1)  # no start carries the previous loser
-    assert in_match.ok and in_match.left_out == left_out
-    assert f"; {len(left_out)} hands left out" in r.text().splitlines()[1]
-    assert r.as_json()["left_out"] == left_out
+    cases = vector_cases(game, left_out=left_out)
+    labels = [c.label for c in cases]
+    assert left_out == [] and "vector birdhead.json seed 0 hand 1" in labels
+    hand1 = next(c for c in cases if c.label == "vector birdhead.json seed 0 hand 1")
+    assert hand1.start is not None and hand1.start["previous"]["losers"]
+    r = conform(_factory(), "birdhead", hands=1)  # no new_hand_in_match
+    assert r.ok and any(x.startswith("vector birdhead.json seed 0 hand 1: ") and "new_hand_in_match" in x
+                        for x in r.left_out)
+    InMatch.starts.clear()
+    in_match = conform(lambda s, o: InMatch(s, o), "birdhead", hands=1)
+    assert in_match.ok and in_match.left_out == [] and in_match.sources["vectors"] == len(labels)
+    assert InMatch.starts and all(st["previous"]["losers"] for st in InMatch.starts)
+    as_first = conform(lambda s, o: IgnoresStart(s, o), "birdhead", hands=1)  # every hand led as the first is
+    assert not as_first.ok
 
 
-def test_every_vector_hand_kept_starts_as_its_match_plays_it() -> None:
-    """Each birdhead vector hand kept: cardspec's first seat from its deal alone is the match's."""
+def test_every_vector_hand_starts_as_its_match_plays_it() -> None:
+    """Each birdhead vector hand: one whose first seat from its deal alone is the match's runs alone; any other
+    runs with a start, from which its first seat is the match's."""
     from cardspec.conform.harness import VECTORS, _vector_data, _vector_hands
 
     game = Game.from_system("birdhead")
-    kept = {c.label for c in vector_cases(game)}
+    cases = {c.label: c for c in vector_cases(game)}
     checked = 0
     for where, data in _vector_data("birdhead", VECTORS):
         for pt in data["playthroughs"]:
             for k, (deal, _, at) in enumerate(_vector_hands(game, pt)):
+                case = cases[f"vector {where} seed {pt['seed']} hand {k}"]
                 alone = game.new_initial_state(None, deals=[deal], hand_limit=1)
-                same = alone.cur == at.cur
-                assert (f"vector {where} seed {pt['seed']} hand {k}" in kept) == same
+                assert (case.start is None) == (alone.cur == at.cur)
+                if case.start is not None:
+                    assert game.new_initial_state(None, deals=[deal], start=case.start, hand_limit=1).cur == at.cur
                 checked += 1
-    assert checked > len(kept) > 0
+    assert checked == len(cases) > 0
 
 
 class InMatch(Selfie):
