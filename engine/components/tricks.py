@@ -147,14 +147,29 @@ class Tricks(CheckingDoer):
         self.identical_declared = "identical" in d
         """Whether the spec states how identical copies rank (verification then allows them equal power)."""
         self.identical_source = Source(**d["identical_source"]) if "identical_source" in d else self.winner_source
+        self.top_source = Source(**d["top_source"]) if "top_source" in d else None
+        """The part of the winner clause for a trick a top card (the ranking's ``top_card``: the Bird Dog) wins
+        (None: ``winner_source``)."""
+        self.trump_source = Source(**d["trump_source"]) if "trump_source" in d else None
+        """The part of the winner clause for a trick a trump wins (None: ``winner_source``, which then covers it)."""
         self.first_leader_source = Source(**d["first_leader_source"]) if "first_leader_source" in d else None
         """The clause naming who leads the first trick (None: the text is silent, ``first_leader`` decides)."""
+        self.first_leader_plain_source = Source(**d["first_leader_plain_source"]) \
+            if "first_leader_plain_source" in d else None
+        """The same clause cited alone, for a first lead by the seat the text names (the player to the dealer's
+        left, when that player plays): ``first_leader_source`` names the register entry deciding who leads when a
+        seat sitting out moves the lead, cited only then. None: ``first_leader_source`` always."""
         self.order_source = Source(**d["order_source"]) if "order_source" in d else None
         """The clause that passes play to the next seat within a trick (None: the text is silent, and play
         passes clockwise as the component runs it)."""
         rf = d.get("refill")
         self.refill: tuple[str, str, int] | None = (rf["seat"], rf["from"], rf["to"]) if rf else None
         self.refill_source = Source(**rf["source"]) if rf else None
+        self.refill_hand_source = Source(**rf["hand_source"]) if rf and "hand_source" in rf else self.refill_source
+        """The clause making the refill seat's face-up cards its whole hand (cited when it plays a card not among
+        them; by default ``refill.source``)."""
+        self.refill_follow_source = Source(**rf["follow_source"]) if rf and "follow_source" in rf else self.source
+        """The clause making the refill seat follow suit among those cards only (by default ``source``)."""
         self.refill_seat = -1
         self.dummy_leads: bool = d.get("dummy_leads", True)
         """A dummy seat that wins a trick leads the next (else its controller leads from own hand)."""
@@ -393,11 +408,17 @@ class Tricks(CheckingDoer):
             return "a card must be played", self.source
         c = self.codec.cards(a)[0]
         deck = st.game.deck
+        refill = st.cur == self.refill_seat
         if not 0 <= c < deck.size or not st.hands[st.cur] >> c & 1:  # no clause: only cards held are played
             name = deck.names[c] if 0 <= c < deck.size else str(c)
+            if refill:  # the refill seat's hand is its face-up cards, as the refill clause says
+                return f"{name} is not one of seat {st.cur}'s face-up cards (its hand)", self.refill_hand_source
             return f"{name} is not in seat {st.cur}'s hand", None
         led = self._s(st).led
         suit = deck.suits[led] if 0 <= led < len(deck.suits) else str(led)
+        if refill:
+            return (f"seat {st.cur} holds {suit} among its face-up cards and must follow the led suit {suit}",
+                    self.refill_follow_source)
         return f"seat {st.cur} holds {suit} and must follow the led suit {suit}", self.source
 
     # --- results, facts and views --------------------------------------------------
@@ -405,20 +426,18 @@ class Tricks(CheckingDoer):
         return self.winner_source if field == "trick_winners" else self.source
 
     def turn_source(self, st: State) -> Source | None:
-        """The first lead: ``first_leader_source``; a later lead: the trick winner's clause (who takes
-        the trick leads next); a card following the lead: ``order_source`` (None without it: play passes
-        clockwise, as ``tricks`` runs it)."""
+        """The first lead: ``first_leader_plain_source`` when the seat to the dealer's left leads, else
+        ``first_leader_source``; a later lead: the part of the winner clause that decided the last trick (who
+        takes the trick leads next: :meth:`_winning_clause`); a card following the lead: ``order_source`` (None
+        without it: play passes clockwise, as ``tricks`` runs it)."""
         if st.piles["trick"]:
             return self.order_source
         if not self._s(st).winners:
-            return self.first_leader_source
-        return self.identical_source if self._last_trick_tied(st) else self.winner_source
-
-    def _last_trick_tied(self, st: State) -> bool:
-        """Whether the last completed trick of this hand was decided between copies of one card (two cards of the
-        highest power: ``identical`` decides which wins). Read from the hand's history (an audit's path only)."""
+            plain = self.first_leader_plain_source
+            return plain if plain is not None and st.cur == st.next_seat(st.dealer, skip_out=False) \
+                else self.first_leader_source
         n = self._s(st).playing
-        return self._tied(st, self._hand_plays(st)[-n:])
+        return self._winning_clause(st, self._hand_plays(st)[-n:])
 
     def _hand_plays(self, st: State) -> list[Action]:
         """This phase's plays of the hand so far, in order (read from the history: an audit's path only)."""
@@ -438,11 +457,27 @@ class Tricks(CheckingDoer):
     def trick_source(self, st: State, trick: int, later: tuple[Action, ...] = ()) -> Source | None:
         """The clause that decides the winner of trick ``trick`` (counted from 0) of the hand being played or just
         played in ``st``, ``later`` being the hand's actions after ``st`` (its last, when ``st`` is the position
-        before it): ``identical_source`` for a trick decided between copies of one card, else ``winner_source``
-        (an audit cites it for a wrongly stated winner)."""
+        before it): :meth:`_winning_clause` (an audit cites it for a wrongly stated winner)."""
         n = self._s(st).playing
         plays = self._hand_plays(st) + list(later)
-        return self.identical_source if self._tied(st, plays[trick * n:(trick + 1) * n]) else self.winner_source
+        return self._winning_clause(st, plays[trick * n:(trick + 1) * n])
+
+    def _winning_clause(self, st: State, plays: list[Action]) -> Source | None:
+        """The part of the winner clause that decides one whole trick (``plays``, in order): ``identical_source``
+        when copies of one card tie for it; ``top_source`` when a top card (the Bird Dog) wins it,
+        ``trump_source`` when a trump does (each where the spec gives one); else ``winner_source``."""
+        if self._tied(st, plays):
+            return self.identical_source
+        tt = st.contract.tt
+        if tt is None or len(plays) != self._s(st).playing or not plays:
+            return self.winner_source
+        cards = [self.codec.cards(a)[0] for a in plays]
+        won = cards[winner_fast(tt.power[tt.eff_suit[cards[0]]], cards, self.last_wins)]
+        if self.top_source is not None and won in tt.top_cards:
+            return self.top_source
+        if self.trump_source is not None and tt.trump >= 0 and tt.eff_suit[won] == tt.trump and won not in tt.top_cards:
+            return self.trump_source
+        return self.winner_source
 
     def result_fields(self, st: State) -> dict[str, Any]:
         """The winner of each trick, in order."""

@@ -105,6 +105,8 @@ class TurnUpTrump(Component):
         # auto_trump: suits that are trump at once when the first round's turned card is of them
         self.auto_suit_names: tuple[str, ...] = tuple(at["suits"]) if at else ()
         self.auto_source = Source(**at["source"]) if at else None
+        self.auto_closed_source = Source(**at["closed_source"]) if at and "closed_source" in at else self.auto_source
+        """The clause saying nobody calls trump in a hand ``auto_trump`` fixed it (by default ``auto_trump``'s)."""
         self.auto_suits: frozenset[int] = frozenset()
         if at and self.rounds[0]["kind"] != "accept_turn_up":
             raise SpecError("auto_trump needs a first round that turns a card up (accept_turn_up)", file,
@@ -343,6 +345,19 @@ class TurnUpTrump(Component):
         if self.all_pass == "dealer_must_name" and cs.round == len(self.rounds) - 1 and c.maker == st.dealer:
             return self.all_pass_source  # the dealer speaks last: everyone else passed, and the dealer may not
         return self.round_sources[cs.round]
+
+    def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
+        """``auto_trump`` fixed trump as the phase began (the turned card's suit), so nobody ordered up, named or
+        passed this hand: ``auto_trump.closed_source`` (else ``auto_trump``'s clause) for a call or a pass."""
+        cs = self._s(st)
+        c = st.contract
+        if self.auto_closed_source is None or st.phase <= self.index or self.codec.kind(a) not in (
+                "accept", "name", "pass") or c.maker >= 0 or cs.round != 0 or cs.passes != 0 \
+                or c.trump not in self.auto_suits or cs.up < 0:
+            return None
+        deck = st.game.deck
+        return (f"nobody calls trump this hand: the turned card {deck.names[cs.up]} made {deck.suits[c.trump]} "
+                "trump at once"), self.auto_closed_source
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         k = self.codec.kind(a)
