@@ -674,9 +674,30 @@ def _out_of_turn(st: State, seat: Any, i: int) -> RecordError:
     if g.match.kind == "elimination" and type(seat) is int and 0 <= seat < len(st.active) and not st.active[seat]:
         return RecordError(f"seat {seat} acts but it is out of the match: its total reached {g.match.limit} "
                            f"(it is seat {st.cur}'s turn; {in_hand(st, i)})", index=i, source=g.match.source)
+    over = _hand_over(st, seat)
+    if over is not None:
+        return RecordError(f"seat {seat} acts but hand {st.hand_no - 1} is over (ended_by {over[0]}): it is seat "
+                           f"{st.cur}'s turn ({in_hand(st, i)})", index=i, source=over[1])
     src, why = turn_clause(st)
     return RecordError(f"seat {seat} acts but it is seat {st.cur}'s turn ({in_hand(st, i)}{why})", index=i,
                        source=src)
+
+
+def _hand_over(st: State, seat: Any) -> tuple[str, Source | None] | None:
+    """Before the first action of a hand after another: when ``seat`` is the one that acted last in the last hand
+    (a round that ended in the middle of its turn) or the one whose turn came next, it acts as if that hand went
+    on; how it ended (``ended_by``) and the clause that ends a hand so (the phase that states ``ended_by``:
+    ``Component.result_value_source``). None otherwise, or when no phase says how hands end."""
+    if not st.hand_results or st.hand_start == 0 or len(st.history) != st.hand_start or type(seat) is not int:
+        return None
+    last = st.history[-1][0]
+    if seat != last and seat != st.next_seat(last):  # the last hand's last actor goes on, or the next seat
+        return None
+    ended = st.hand_results[-1].get("ended_by")
+    for ph in st.game.phases:
+        if ended and "ended_by" in ph.fact_names():
+            return str(ended), ph.result_value_source("ended_by", ended)
+    return None
 
 
 def _check_hands(st: State, stated: Mapping[str, Any], done: int, index: int, rec: Mapping[str, Any],
@@ -795,8 +816,9 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any], rec: Map
         return _states(k, want, have), g.match.rotation_source
     if k == "thrown_in":  # a hand is thrown in when everyone passes: the all-pass clause of the bidding
         return _states(k, want, have), _all_pass_source(g)
-    ph = next((p for p in g.phases if k in p.result_fields(st)), None)
-    return _states(k, want, have), ph.result_source(k) if ph is not None else None
+    ph = next((p for p in g.phases if k in p.result_fields(st)), None) or \
+        next((p for p in g.phases if k in p.fact_names()), None)  # a field the next hand's fresh state leaves out
+    return _states(k, want, have), ph.result_value_source(k, have) if ph is not None else None
 
 
 def _states(k: str, want: Any, have: Any) -> str:

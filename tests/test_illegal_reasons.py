@@ -88,8 +88,9 @@ def test_draw_and_knock_reasons() -> None:
     assert e.source is not None and "starts by picking up a card" in e.source.quote
     e = refused(st, "take 2C 3C 4C")
     assert e.reason.startswith("taking needs at least 3 cards on the discard pile")
-    e = refused(st, "draw discard")
-    assert e.reason == "the player must draw, take or knock first"
+    e = refused(st, "draw discard")  # no discard pile yet: the first player draws from the pickup pile
+    assert e.reason == "the discard pile is empty"
+    assert e.source is not None and "starts by picking up a card of the pickup pile" in e.source.quote
     st.apply_name("draw stock")
     e = refused(st, "draw stock")
     assert e.reason == "the player has drawn and must discard a card"

@@ -97,7 +97,7 @@ def test_readings_outside_the_text_are_marked_house_rules() -> None:
     decls = load("the-card-game").option_decls
     marked = {a.id for a in load("the-card-game").ambiguities if a.house_rule}
     assert marked == {"wild-heavy-melds", "wild-rank-set", "laying-off", "jokers-wild", "laying-down-early",
-                      "buying-out-of-turn"}
+                      "buying-out-of-turn", "discard-the-drawn-card"}  # "(which can be the card they just picked up)"
     for a in load("the-card-game").ambiguities:
         assert a.decision == str(decls[a.option].default), a.id
     assert entry("wild-heavy-melds").decision == "1"

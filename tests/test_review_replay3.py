@@ -109,13 +109,15 @@ def test_a_wrong_card_shown_cites_the_clause_that_lays_the_hands_out() -> None:
     assert e.path == "results.hands.0.hands_shown" and e.source is not None and e.source.quote == RTB_REVEAL
 
 
-def test_a_wrong_ended_by_cites_no_clause() -> None:
+def test_a_wrong_ended_by_cites_the_clause_that_ended_the_round() -> None:
     rec = played("riding-the-bus", 5)
     bad = copy.deepcopy(rec)
     ended = bad["results"]["hands"][0]["ended_by"]
-    bad["results"]["hands"][0]["ended_by"] = "exhausted" if ended != "exhausted" else "knock"
+    assert ended == "knock"
+    bad["results"]["hands"][0]["ended_by"] = "exhausted"
     e = rejection(bad)
-    assert e.path == "results.hands.0.ended_by" and e.source is None
+    assert e.path == "results.hands.0.ended_by" and e.source is not None
+    assert e.source.quote == "After knocking, everyone else gets 1 more turn"
 
 
 def test_a_wrong_went_out_in_the_card_game_cites_going_out() -> None:

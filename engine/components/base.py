@@ -188,6 +188,12 @@ class Component:
         clause does."""
         return self.source
 
+    def result_value_source(self, field: str, value: Any) -> Source | None:
+        """The clause that decides one of this component's result fields where the replay gives it ``value`` (an
+        audit cites it when a record states another): a field whose values each come by a clause of their own
+        (how a round ended) answers per value; by default :meth:`result_source`'s."""
+        return self.result_source(field)
+
     def trick_source(self, st: State, trick: int, later: tuple[Action, ...] = ()) -> Source | None:
         """For a phase that states ``trick_winners``: the clause that decides the winner of trick ``trick`` of the
         hand being played or just played in ``st``, ``later`` being the hand's actions after ``st`` (a phase whose

@@ -293,6 +293,13 @@ class BookMelding(CheckingDoer):
         """A player in the foot uses up every card only after asking this turn and hearing yes."""
         self.required_source = Source(**ask["required_source"]) if ask and "required_source" in ask else \
             self.ask_source
+        self.first_player_source: Source | None = Source(**d["first_player_source"]) \
+            if "first_player_source" in d else None
+        """The clause naming who plays the first turn of a round (an audit cites it for a seat acting out of turn)."""
+        self.order_source: Source | None = Source(**d["order_source"]) if "order_source" in d else None
+        """The clause passing the turn on to the next player (cited for a seat acting out of turn later on)."""
+        self.exhausted_source: Source = Source(**d["stock_exhausted_source"]) \
+            if "stock_exhausted_source" in d else self.source
 
     # --- building -----------------------------------------------------------------
     def zone_ids(self) -> list[str]:
@@ -991,6 +998,8 @@ class BookMelding(CheckingDoer):
                 return None if st.piles[self.stock] else ("the pickup pile is empty", self.source)
             if self.take_allowed(st, seat):
                 return None
+            if not st.piles[self.discard] and self.take_pile != "never":
+                return "the discard pile is empty", self.source
             if self.frozen(st):
                 return ("the discard pile is frozen: it is taken only with two natural cards of its top card's rank",
                         self.freeze_source)
@@ -1380,9 +1389,30 @@ class BookMelding(CheckingDoer):
         into["laid_out"] = any(bs.laid_out >> s & 1 for s in seats)
 
     def result_source(self, field: str) -> Source | None:
-        """``went_out``: the going-out clause; ``melds``: the sets clause; ``ended_by``: none (each way a round
-        ends has its own clause, and which one applied follows from the play)."""
-        return self.go_out_source if field == "went_out" else self.sets_source if field == "melds" else None
+        """``went_out`` and ``ended_by``: the going-out clause (a round ended by the empty pickup pile has its
+        own: :meth:`result_value_source`); ``melds``: the sets clause."""
+        return self.go_out_source if field in ("went_out", "ended_by") else \
+            self.sets_source if field == "melds" else None
+
+    def result_value_source(self, field: str, value: Any) -> Source | None:
+        """``ended_by``: the clause by which a round ends so (``value``, as the replay gives it): going out, or the
+        empty pickup pile."""
+        if field == "ended_by" and value == "exhausted":
+            return self.exhausted_source
+        return self.result_source(field)
+
+    def turn_source(self, st: State) -> Source | None:
+        """Whose turn it is: a partner's answer, the asking clause; in the middle of a turn, the turn's own clause;
+        the first turn of a round, ``first_player_source``; a later one, ``order_source`` (else the turn's own
+        clause)."""
+        bs = self._bs(st)
+        if bs.stage == "answer":
+            return self.ask_source
+        if bs.stage != "draw":
+            return self.source
+        if bs.turns <= 0:
+            return self.first_player_source or self.source
+        return self.order_source or self.source
 
     def result_fields(self, st: State) -> dict[str, Any]:
         bs = self._bs(st)

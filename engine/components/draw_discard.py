@@ -9,8 +9,10 @@ discard``: ``count`` a number or ``all`` of the pile, then one card is discarded
 after a draw). After a
 knock every other player still in has ``final_turns`` more turns. A hand worth
 exactly ``instant_win.value`` ends the round at once (also right after the deal
-when ``check_after_deal`` is on). When the stock is empty, ``stock_exhausted``
-either reshuffles the discard pile under its top card (a seeded chance event)
+when ``check_after_deal`` is on; and with ``check_mid_turn: on`` also in the middle of
+a turn, as soon as the cards held after a draw, with the one still to be discarded, are
+worth it: the player lays them down and the round ends without the discard). When the
+stock is empty, ``stock_exhausted`` either reshuffles the discard pile under its top card (a seeded chance event)
 or ends the round. The discard pile starts empty unless the deal lays it (The
 Card Game turns the top card of the rest of the deck: an undealt pile of 1).
 With ``reveal_at_end: {source}`` every player still in lays their cards face up
@@ -222,6 +224,10 @@ TAKES_MEMO_LIMIT: Final = 1 << 15
 52-card deck fits, 22,100, so a long run stops rebuilding them)."""
 
 
+def _turn_goes_on(st: State) -> None:
+    """No instant win in the middle of a turn: the player still discards (nothing to do)."""
+
+
 class DrawDiscard(Component):
     """Draw-and-discard turns with knocking."""
 
@@ -254,6 +260,16 @@ class DrawDiscard(Component):
         self.final_turns: int | None = kn["final_turns"] if kn else None
         self.knock_source = Source(**kn["source"]) if kn else self.source
         self.first_turn_knock: str = kn.get("first_turn", "allowed") if kn else "allowed"
+        self.first_player_source: Source | None = Source(**d["first_player_source"]) \
+            if "first_player_source" in d else None
+        """The clause naming who plays the first turn of a round (an audit cites it for a seat acting out of turn)."""
+        self.order_source: Source | None = Source(**d["order_source"]) if "order_source" in d else None
+        """The clause passing the turn on to the next player (cited for a seat acting out of turn later on)."""
+        self.discard_drawn_source: Source = Source(**d["discard_drawn_source"]) \
+            if "discard_drawn_source" in d else self.source
+        """``discard_drawn: forbidden``: the clause, with its register entry, that keeps the card drawn."""
+        self.exhausted_source: Source = Source(**d["stock_exhausted_source"]) \
+            if "stock_exhausted_source" in d else self.source
         self.first_turn_source = Source(**kn["first_turn_source"]) if kn and "first_turn_source" in kn \
             else self.source
         if self.first_turn_knock not in ("allowed", "forbidden"):
@@ -261,6 +277,12 @@ class DrawDiscard(Component):
         iw = d.get("instant_win")
         self.instant: float | None = iw["value"] if iw else None
         self.check_after_deal = iw is not None and iw.get("check_after_deal", "on") == "on"
+        self.check_mid_turn = iw is not None and iw.get("check_mid_turn", "off") == "on"
+        """The instant-win value also counts on the cards held between a draw and the discard."""
+        self.instant_source: Source | None = Source(**iw["source"]) if iw else None
+        for name in ("check_after_deal", "check_mid_turn"):
+            if iw is not None and iw.get(name, "on") not in ("on", "off"):
+                raise SpecError(f"instant_win.{name} must be on or off", file, key=f"{key}.instant_win.{name}")
         self.exhausted: str = d["stock_exhausted"]
         if self.exhausted not in ("reshuffle", "end_round"):
             raise SpecError("stock_exhausted must be reshuffle or end_round", file,
@@ -390,16 +412,48 @@ class DrawDiscard(Component):
 
     def result_source(self, field: str) -> Source | None:
         """``hands_shown``: the clause that lays the hands out; ``went_out`` and ``also_went_out``: going out;
-        ``melds``: laying down; ``ended_by``: none (each way a round ends has its own clause, and which one
-        applied follows from the play)."""
+        ``melds``: laying down; ``ended_by``: the usual end of a round (the knock, else going out; each way a
+        round ends has its own clause: :meth:`result_value_source`)."""
         m = self.melding
         if field == "hands_shown":
             return self.reveal_source
+        if field == "ended_by":
+            return self.result_value_source(field, "knock" if self.final_turns is not None or m is None
+                                            else "went_out")
         if m is None:
             return None
         if field in ("went_out", "also_went_out"):
             return m.go_out_source
         return (m.lay_down_source or m.go_out_source) if field == "melds" else None
+
+    def result_value_source(self, field: str, value: Any) -> Source | None:
+        """``ended_by``: the clause by which a round ends so (``value``, as the replay gives it): the knock and its
+        final turns, the instant win, the empty stock, going out and its final turns."""
+        if field != "ended_by":
+            return self.result_source(field)
+        m = self.melding
+        if value == "knock" and self.final_turns is not None:
+            return self.knock_source
+        if value == "instant" and self.instant_source is not None:
+            return self.instant_source
+        if value == "exhausted":
+            return self.exhausted_source
+        if value == "went_out" and m is not None:
+            return m.final_turns_source or m.go_out_source
+        return None
+
+    def turn_source(self, st: State) -> Source | None:
+        """Whose turn it is: buying, the buying clause; in the middle of a turn, the turn's own clause (the player
+        who drew discards); the first turn of a round, ``first_player_source``; a later one, ``order_source``
+        (else the turn's own clause)."""
+        ms = self._ms(st)
+        if ms.stage in ("buy", "draw_stock"):
+            return self.buy_source
+        if ms.stage == "discard":
+            return self.source
+        if ms.turns <= 0:
+            return self.first_player_source or self.source
+        return self.order_source or self.source
 
     def result_fields(self, st: State) -> dict[str, Any]:
         ms = self._ms(st)
@@ -553,6 +607,17 @@ class DrawDiscard(Component):
                 return
         self._go_on(st, seat, knocked)
 
+    def _instant_mid_turn(self, st: State, seat: int) -> None:
+        """``check_mid_turn``: the cards ``seat`` holds after drawing (the discard still to come) worth the
+        instant-win value end the round at once, laid down as they are; else the turn goes on to the discard."""
+        u = st.unseen
+        if u is None or not u.cards:
+            if self.hv.value(st.hands[seat]) == self.instant_units:
+                self._end(st, "instant")
+            return
+        u.instant(st, (seat,), self._is_instant, "an instant win", ("ended_by", "instant"), self._end_instant,
+                  _turn_goes_on)
+
     def _go_on(self, st: State, seat: int, knocked: bool) -> None:
         """A turn ended without an instant win: the next turn, or the end of the round."""
         ms = self._ms(st)
@@ -631,6 +696,8 @@ class DrawDiscard(Component):
             st.hands[seat] = st.hands[seat] | (1 << c)
             ms.stage = "discard"
             ms.drawn = c if k == "draw_discard" else -1
+            if self.check_mid_turn:
+                self._instant_mid_turn(st, seat)
             return
         if k == "discard":
             c = self.codec.cards(a)[0]
@@ -698,6 +765,8 @@ class DrawDiscard(Component):
                 st.hands[seat] = st.hands[seat] | st.game.deck.mask(took)
                 ms.stage = "discard"
                 ms.drawn = -1
+                if self.check_mid_turn:
+                    self._instant_mid_turn(st, seat)
                 return
             disc.extend(self.codec.cards(a))
             st.hands[seat] = st.game.deck.mask(took)
@@ -714,6 +783,10 @@ class DrawDiscard(Component):
         if k == "go_out" and m is not None:
             if self._ms(st).stage != "discard":
                 return "a player goes out after drawing", m.go_out_source
+            c = self.codec.cards(a)[0]
+            if c == self._ms(st).drawn and self.discard_drawn == "forbidden":
+                return (f"{st.game.deck.names[c]} was just taken from the discard pile and is kept this turn: it "
+                        "cannot be the discard that goes out", self.discard_drawn_source)
             if self._ms(st).out_seat >= 0 and m.after_first != "allowed":
                 return "someone has already gone out this round", m.after_first_source or m.go_out_source
             if self._ms(st).turns < st.active_count() and m.first_turn == "forbidden":
@@ -763,10 +836,14 @@ class DrawDiscard(Component):
             if not st.hands[st.cur] >> c & 1:  # no clause: only cards held are discarded
                 return f"seat {st.cur} does not hold {names[c]}", None
             if c == self._ms(st).drawn and self.discard_drawn == "forbidden":
-                return f"{names[c]} was just taken from the discard pile and is kept this turn", self.source
+                return f"{names[c]} was just taken from the discard pile and is kept this turn", \
+                    self.discard_drawn_source
             return f"{names[c]} cannot be discarded now", self.source
         if self._ms(st).stage == "discard":
             return "the player has drawn and must discard a card", self.source
+        if k == "draw_discard" and not st.piles[self.discard]:
+            first = self._ms(st).turns <= 0 and self.first_player_source is not None
+            return "the discard pile is empty", self.first_player_source if first else self.source
         return "the player must draw, take or knock first", self.source
 
     def declarations(self) -> Declared:

@@ -113,6 +113,8 @@ class MeldRules:
     lay_off: str = "none"
     after_first: str = "forbidden"
     after_first_source: Source | None = None
+    final_turns_source: Source | None = None
+    """The clause giving the others their turns after someone goes out, and ending the round after them."""
     when_able: str = "optional"
     """``optional``: a player who can go out may still discard; ``compulsory``: must go out."""
     lines: tuple[int, int, bool, bool, bool] = (13, -1, False, False, False)
@@ -166,6 +168,7 @@ class MeldRules:
         m.after_first = choices["after_first"][0]
         m.when_able = choices["when_able"][0]
         m.after_first_source = Source(**go["after_first_source"]) if "after_first_source" in go else gsrc
+        m.final_turns_source = Source(**go["final_turns_source"]) if "final_turns_source" in go else None
         return m
 
     def bind(self, game: Game, key: str) -> None:

@@ -223,6 +223,11 @@ class PileDeal(CheckingDoer):
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         return "each player names the pile that becomes the hand: choose 1 or choose 2", self.source
 
+    def turn_source(self, st: State) -> Source | None:
+        """None: the text has the players choose their piles ("The players choose one of the two piles") without
+        saying in what order; the phase has them choose in turn from the dealer's left."""
+        return None
+
     def declarations(self) -> Declared:
         """Dealing the piles as the phase begins; choosing moves one to the hand and one to the reserve."""
         moves: list[Transfer] = []
