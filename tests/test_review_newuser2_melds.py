@@ -16,13 +16,12 @@
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_review_newuser import _simulated
 
-from cardspec.cli import main
 from cardspec.engine.audit import audit
 from cardspec.engine.errors import IllegalActionError, Source
 from cardspec.engine.game import Game
@@ -31,14 +30,6 @@ from cardspec.engine.spec import load
 DOC = "004_945a3021da002f83.txt"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 DECK = [r + s for s in "CDHS" for r in RANKS]
-
-
-def _simulated(tmp_path: Path, system: str, seed: int, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    out = tmp_path / f"{system}.jsonl"
-    assert main(["simulate", system, "-n", "1", "--seed", str(seed), "--records", str(out), "--deals"]) == 0
-    capsys.readouterr()
-    rec: dict[str, Any] = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
-    return rec
 
 
 def _hand_starts(rec: dict[str, Any]) -> list[int]:

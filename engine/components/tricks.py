@@ -38,6 +38,7 @@ from .declared import ALL, HAND, START, TRICK, WON, Declared, Fact, Transfer, se
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..ranking import TrickTables
     from ..state import State
 
 def plays_fast(hand: CardMask, led_mask: CardMask, following: bool) -> tuple[Card, ...]:
@@ -307,6 +308,14 @@ class Tricks(CheckingDoer):
                 allowed = f
         if not allowed >> c & 1:
             return False
+        self._lay(st, cs, tt, trick, seat, hand, c)
+        return True
+
+    def _lay(self, st: State, cs: TrickState, tt: TrickTables, trick: list[Card], seat: int, hand: CardMask,
+             c: Card) -> bool:
+        """``seat``, holding ``hand``, plays card ``c`` to the trick (the doer of :meth:`try_apply` and
+        :meth:`play_random`): the next seat plays, or the trick is won and its winner leads, or the phase ends
+        (True)."""
         st.hands[seat] = hand & ~(1 << c)
         if not trick:
             cs.led = tt.eff_suit[c]
@@ -314,18 +323,16 @@ class Tricks(CheckingDoer):
         cs.seats.append(seat)
         if len(trick) < cs.playing:
             st.cur = cs.next[seat]
-            return True
+            return False
         w = self._trick_won(st, cs, trick, tt.power[cs.led])  # winner_fast inlined (reference: ranking.trick_winner)
         if len(cs.winners) == self.num_tricks:
             st.next_phase()
-        elif self.dummy_leads:
-            st.cur = w
-        else:
-            st.cur = st.controller[w]
-        return True
+            return True
+        st.cur = w if self.dummy_leads else st.controller[w]
+        return False
 
     def play_random(self, st: State, getrandbits: Callable[[int], int], bound: int) -> bool:
-        """Uniform random play of the whole phase: :meth:`legal` and :meth:`try_apply` fused in one loop, the
+        """Uniform random play of the whole phase: :meth:`legal` and the doer (:meth:`_lay`) in one loop, the
         bot's choice made on the legal mask (the ``r``-th lowest card is the ``r``-th listed play)."""
         history = st.history
         phase = st.phase
@@ -358,19 +365,8 @@ class Tricks(CheckingDoer):
                 r -= 1
             c = (m & -m).bit_length() - 1
             history.append((seat, play[c], phase))
-            hands[seat] = hand & ~(1 << c)
-            if not trick:
-                cs.led = tt.eff_suit[c]
-            trick.append(c)
-            cs.seats.append(seat)
-            if len(trick) < cs.playing:
-                st.cur = cs.next[seat]
-                continue
-            w = self._trick_won(st, cs, trick, tt.power[cs.led])
-            if len(cs.winners) == self.num_tricks:
-                st.next_phase()
+            if self._lay(st, cs, tt, trick, seat, hand, c):
                 return True
-            st.cur = w if self.dummy_leads else st.controller[w]
         return True
 
     def _trick_won(self, st: State, cs: TrickState, trick: list[Card], row: tuple[int, ...]) -> int:
