@@ -794,7 +794,7 @@ def _disagreement(st: State, k: str, want: Any, got: Mapping[str, Any], rec: Map
         src: Source | None = g.scoring.tables[0].source if g.scoring.tables else None
         how = ""
         if facts is not None and not got.get("thrown_in"):
-            src, shown = g.scoring.cite(facts[e])
+            src, shown = g.scoring.cite(facts[e], want[e])  # the row that accounts for the stated score
             how = "; " + ", ".join(f"{n} {v}" for n, v in shown.items())
         return (f"states scores {want} but the replay gives {have}: {_entity(g, e)} scores {have[e]}"
                 f"{how}"), src

@@ -281,17 +281,43 @@ class Scoring:
                               row.source, {n: facts[n] for n in sorted(t.facts_needed()) if n in facts}))
         return out
 
-    def cite(self, facts: dict[str, Value]) -> tuple[Source | None, dict[str, Value]]:
-        """The clause an audit cites for an entity's score, and every fact the tables read: the row of the
-        first table that gives the entity points (else of the first table whose row cites a clause; else the
-        first table's own clause)."""
+    def cite(self, facts: dict[str, Value], stated: object = None) -> tuple[Source | None, dict[str, Value]]:
+        """The clause an audit cites for an entity's score, and every fact the tables read.
+
+        With ``stated``, the score a record (or another engine) gives where these tables give another: the
+        applying row of the first table one of whose other rows, for these facts, would account for the
+        whole difference (a bonus missed or given wrongly is cited by the bonus row, not the points row).
+        Otherwise, or when no single row choice accounts for it: the row of the first table that gives the
+        entity points (else of the first table whose row cites a clause; else the first table's own clause).
+
+        >>> from cardspec.engine.game import Game
+        >>> sc = Game.from_system("bird-dog-2p").scoring
+        >>> won = {"nil": "none", "nil_against": "none", "teams": True, "maker": True, "side_pairs": 3, "pairs": 3,
+        ...        "side_most": True, "side_top": True}  # the solo won the hand with 3 pairs: 3 + 1 bonus point
+        >>> sum(t.evaluate(won) for t in sc.tables)
+        4
+        >>> sc.cite(won, stated=3)[0].quote  # the bonus point missed
+        'If the solo player wins the hand, they earn a bonus point.'
+        >>> sc.cite(won, stated=5)[0].quote  # no row choice gives 5: the row that gives points
+        'Each pair earned throughout the hand is worth one point.'
+        """
         uses = self.explain(facts)
         shown = {n: v for u in uses for n, v in u.facts.items()}
         cited = [u for u in uses if u.source is not None]
+        if type(stated) is int:
+            off = stated - sum(u.points for u in uses)
+            pick = next((u for u in cited if off and self._other_row_gives(u, facts, u.points + off)), None)
+            if pick is not None:
+                return pick.source, shown
         pick = next((u for u in cited if u.points != 0), cited[0] if cited else None)
         if pick is not None:
             return pick.source, shown
         return (self.tables[0].source if self.tables else None), shown
+
+    def _other_row_gives(self, use: RowUse, facts: dict[str, Value], points: int) -> bool:
+        """Whether a row of ``use``'s table other than the one that applied gives ``points`` for ``facts``."""
+        table = next(t for t in self.tables if t.id == use.table)
+        return any(i != use.row - 1 and r.output(facts) == points for i, r in enumerate(table.rows))
 
     def score(self, st: State) -> tuple[list[int], list[dict[str, Value]]]:
         """Points for each entity, and the facts they came from."""

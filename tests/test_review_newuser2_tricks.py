@@ -8,7 +8,8 @@ here from a seeded record (random bots) with one action or stated result changed
 5. buck-euchre: with a club turned (clubs trump at once) an order up, pass or named suit cites "There is no
    bidding or dropping out", as a drop does.
 7. bird-dog-2p: a wrong score of the solo player cites the pair row, not the register entry on the non-solo
-   player's share ("Distribution of points is unchanged for the two players.").
+   player's share ("Distribution of points is unchanged for the two players."); a wrong score a row choice
+   accounts for (a bonus point missed or given wrongly) cites the bonus table's row.
 9. bird-dog-2p: the Bird Dog playing a card not among its face-up cards, or not following suit among them,
    cites the clauses on its three visible cards.
 """
@@ -260,36 +261,56 @@ TEAM_ROW = {"bird-dog-2p": ("Distribution of points is unchanged for the two pla
             "bird-dog-21": ("The team members each earn their total tally from the hand.", None)}
 
 
+BONUS = "If the solo player wins the hand, they earn a bonus point."
+NO_BONUS = "If the team wins the hand, or if there is a tie, no bonus point is awarded."
+
+
+def _stated(system: str, seed: int, e: int, off: int) -> tuple[str, Source]:
+    """The rejection of hand 0's record with entity ``e``'s stated score (and total) off by ``off``."""
+    bad = _record(system, seed)
+    bad["results"]["hands"][0]["scores"][e] += off
+    bad["results"]["hands"][0]["totals"][e] += off
+    _, msg, src = _rejection(bad)
+    assert f"seat {e} scores" in msg, msg
+    return msg, src
+
+
 @pytest.mark.parametrize("system", ["bird-dog-2p", "bird-dog-21"])
 def test_each_pair_earned_is_worth_one_point_for_the_solo_player(system: str) -> None:
-    """The solo's wrong score cites the pair row; a team member's still cites the team row (in bird-dog-2p with
-    the register entry on the non-solo player's share)."""
-    seen: set[bool] = set()
-    for seed in range(80):
-        rec = _record(system, seed)
-        hand = rec["results"]["hands"][0]
-        if hand["thrown_in"] or hand["maker"] is None:
-            continue
+    """A wrong score cites the row that accounts for the stated points. The solo who won the hand: one point
+    more than the pairs and the bonus, which no row choice gives, cites the pair row; one point less (the bonus
+    missed) cites the bonus row. A team member's point less cites the team row (in bird-dog-2p with the register
+    entry on the non-solo player's share); a point more for anyone without the bonus (a bonus given wrongly)
+    cites the row that withholds it."""
+    want = {"solo won +1", "solo won -1", "team -1", "no bonus +1"}
+    seen: set[str] = set()
+    for seed in range(120):
         g = Game.from_system(system)
         st, _ = play_stepped(g, seed, "random", hand_limit=1)
-        facts = st.hand_results[0]["facts"]
-        for e, f in enumerate(facts):
-            if not f["teams"] or f["nil"] != "none" or f["nil_against"] != "none" or f["side_pairs"] == 0 \
-                    or bool(f["maker"]) in seen:
+        hand = st.hand_results[0]
+        if hand["thrown_in"] or hand["maker"] is None:
+            continue
+        for e, f in enumerate(hand["facts"]):
+            if not f["teams"] or f["nil"] != "none" or f["nil_against"] != "none" or f["side_pairs"] == 0:
                 continue
-            bad = copy.deepcopy(rec)
-            bad["results"]["hands"][0]["scores"][e] += 1
-            bad["results"]["hands"][0]["totals"][e] += 1
-            _, msg, src = _rejection(bad)
-            assert f"seat {e} scores" in msg, msg
-            if f["maker"]:
+            solo_won = bool(f["maker"]) and bool(f["side_most"])
+            if solo_won and "solo won +1" not in seen:
+                msg, src = _stated(system, seed, e, +1)
                 assert (src.quote, src.register) == (PAIR, None), msg
-            else:
+                msg, src = _stated(system, seed, e, -1)
+                assert (src.quote, src.register) == (BONUS, None), msg
+                seen |= {"solo won +1", "solo won -1"}
+            if not f["maker"] and "team -1" not in seen:
+                msg, src = _stated(system, seed, e, -1)
                 assert (src.quote, src.register) == TEAM_ROW[system], msg
-            seen.add(bool(f["maker"]))
-        if seen == {True, False}:
+                seen.add("team -1")
+            if not solo_won and "no bonus +1" not in seen:
+                msg, src = _stated(system, seed, e, +1)
+                assert (src.quote, src.register) == (NO_BONUS, None), msg
+                seen.add("no bonus +1")
+        if seen == want:
             return
-    pytest.fail(f"only {seen} in 80 seeds")
+    pytest.fail(f"only {sorted(seen)} in 120 seeds")
 
 
 # --- 9. bird-dog-2p: the Bird Dog's hand is its three visible cards -----------------------------------------
@@ -379,3 +400,28 @@ def test_buck_euchre_maker_leads_only_when_the_dealers_left_dropped(left_drops: 
         assert st.cur == (st.contract.maker if left_drops else left), (seed, st.dealer, st.contract.maker)
         return
     pytest.fail("no hand made by a seat other than the dealer's left in 80 seeds")
+
+
+def test_another_engine_missing_the_solo_bonus_is_cited_the_bonus_row() -> None:
+    """conform: an engine that never gives the solo player's bonus point disagrees on every hand the solo won,
+    and each disagreement cites the bonus row ("If the solo player wins the hand, they earn a bonus point."),
+    not the pair row that gives the solo the rest of its points."""
+    from test_conform import SelfAdapter
+
+    from cardspec.conform import conform
+
+    class NoBonus(SelfAdapter):
+        def results(self) -> dict[str, Any]:
+            out = super().results()
+            facts = self.st.hand_results[-1].get("facts") or []
+            for e, f in enumerate(facts):
+                bonus = f.get("teams") and f.get("maker") and f.get("side_most")
+                if bonus and f.get("nil") == f.get("nil_against") == "none":
+                    out["scores"][e] -= 1
+            return out
+
+    r = conform(lambda system, options: NoBonus(system, options), "bird-dog-2p", {}, hands=60, vectors=False)
+    assert r.disagreements, r.text()
+    for d in r.disagreements:
+        assert d.kind == "scores" and d.clause is not None, d.line()
+        assert d.clause.quote == BONUS, d.line()

@@ -721,14 +721,15 @@ def _results_mismatch(game: Game, st: State, res: Any, found: Found) -> Disagree
 
 def _score_mismatch(game: Game, r: Mapping[str, Any], scores: list[Any], other: list[Any],
                     found: Found) -> Disagreement:
-    """The row of the scoring table that gives the first differing entity its points (as
-    ``cardspec.engine.record`` cites a wrong score), with the facts that select it."""
+    """The row of the scoring tables that accounts for the other engine's score of the first differing entity
+    (:meth:`~cardspec.engine.scoring.Scoring.cite`, as ``cardspec.engine.record`` cites a wrong score), with the
+    facts that select it."""
     e = next((i for i, (a, b) in enumerate(zip(scores, other, strict=False)) if a != b), 0)
     src: Source | None = game.scoring.tables[0].source if game.scoring.tables else None
     how = ""
     facts = r.get("facts")
     if facts is not None and not r.get("thrown_in") and e < len(facts):
-        src, shown = game.scoring.cite(facts[e])
+        src, shown = game.scoring.cite(facts[e], other[e] if e < len(other) else None)
         how = " (" + ", ".join(f"{n} {v}" for n, v in shown.items()) + ")"
     team = game.teams[e] if e < len(game.teams) else ()
     who = f"team {e} (seats {', '.join(map(str, team))})" if len(team) > 1 else f"seat {team[0] if team else e}"
