@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CardMask, Deck
@@ -37,6 +38,40 @@ if TYPE_CHECKING:
 SCALE: Final = 2
 MEMO_LIMIT: Final = 1 << 16
 """Hand values memoised per compiled clause before the memo is cleared."""
+TABLED_RANKS: Final = 13
+"""``best_suit_sum`` over a deck of at most this many ranks (one copy of each card, no jokers) reads each suit's sum
+from a table of ``2 ** ranks`` sums (:func:`suit_sums`), with no memo: a riding-the-bus hand is valued after every
+turn, and nearly every hand is new."""
+
+
+@cache
+def spread_table(n: int) -> tuple[int, ...]:
+    """For each mask of ``n`` rank bits: the same ranks one per four bits (rank ``r`` at bit ``4 r``), so that adding
+    the spread masks of several suits counts each rank in its own nibble.
+
+    >>> [bin(x) for x in spread_table(2)]
+    ['0b0', '0b1', '0b10000', '0b10001']
+    """
+    out = [0] * (1 << n)
+    for m in range(1, len(out)):
+        low = m & -m
+        out[m] = out[m ^ low] | 1 << 4 * (low.bit_length() - 1)
+    return tuple(out)
+
+
+@cache
+def suit_sums(units: tuple[int, ...]) -> tuple[int, ...]:
+    """For one suit whose ranks (low to high) are worth ``units``: the sum of every set of its ranks, indexed by the
+    set as a bit mask of rank indices (one table per distinct ``units``, shared by every suit and clause).
+
+    >>> suit_sums((2, 3, 10))
+    (0, 2, 3, 5, 10, 12, 13, 15)
+    """
+    out = [0] * (1 << len(units))
+    for m in range(1, len(out)):
+        low = m & -m
+        out[m] = out[m ^ low] + units[low.bit_length() - 1]
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -50,6 +85,13 @@ class HandValue:
     source: Source | None
     combine: str = "best_suit_sum"
     _memo: dict[CardMask, int] = field(default_factory=dict, compare=False, repr=False)
+    _tables: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    """Per suit, :func:`suit_sums` of its cards' values, when :data:`TABLED_RANKS` allows (else empty)."""
+    _set_bias: int = field(default=0, compare=False, repr=False)
+    """With :attr:`_tables`: ``8 - set_size`` in every rank's nibble, so that a count of ``set_size`` or more
+    reaches the nibble's top bit (``set_size`` suits at most 7 and no more than the suits: else 0)."""
+    _set_test: int = field(default=0, compare=False, repr=False)
+    """The top bit of every rank's nibble, where :attr:`_set_bias` applies (else 0: no set can be held)."""
 
     @staticmethod
     def build(d: Mapping[str, Any], deck: Deck, file: str) -> HandValue:
@@ -76,8 +118,16 @@ class HandValue:
         if combine == "total" and sets:
             raise SpecError("sets apply to one suit's sum; a total counts every card at its value", file,
                             key="hand_value.sets")
-        return HandValue(deck, card_units, sets["size"] if sets else 0,
-                         units(sets["value"], "hand_value.sets") if sets else 0, src, combine)
+        n = len(deck.ranks)
+        k = sets["size"] if sets else 0
+        tabled = combine == "best_suit_sum" and deck.copies == 1 and deck.jokers == 0 and n <= TABLED_RANKS \
+            and len(deck.suits) <= 7 and all(  # a rank's count and its bias fit its nibble
+                deck.suit_of[c] == c // n and deck.rank_of[c] == c % n for c in range(deck.size))  # ids suit by suit
+        tables = tuple(suit_sums(card_units[s * n:(s + 1) * n]) for s in range(len(deck.suits))) if tabled else ()
+        nibbles = sum(1 << 4 * r for r in range(n))
+        bias, test = ((8 - k) * nibbles, 8 * nibbles) if tables and 1 <= k <= min(7, len(deck.suits)) else (0, 0)
+        return HandValue(deck, card_units, k, units(sets["value"], "hand_value.sets") if sets else 0, src, combine,
+                         _tables=tables, _set_bias=bias, _set_test=test)
 
     def value(self, hand: CardMask) -> int:
         """The hand's value in half points, memoised by hand.
@@ -87,6 +137,8 @@ class HandValue:
         :func:`kernels.most_cards_suit_value` (the longest suit's sum) or a set's value; ``combine: total``:
         every card at its value.
         """
+        if self._tables:
+            return self._tabled(hand)
         v = self._memo.get(hand)
         if v is not None:
             return v
@@ -107,6 +159,29 @@ class HandValue:
             self._memo.clear()
         self._memo[hand] = v
         return v
+
+    def _tabled(self, hand: CardMask) -> int:
+        """:meth:`value` under ``best_suit_sum`` read from :attr:`_tables`: each suit's cards are ``len(ranks)``
+        consecutive bits of ``hand`` (a rank mask into that suit's table). A rank held in ``set_size`` suits is a
+        set: the ranks' counts are added up in one int, four bits per rank (:func:`spread`), and the nibble test
+        of :attr:`_set_bias` and :attr:`_set_test` finds a count of ``set_size`` or more (ints only: natively
+        compiled)."""
+        n = len(self.deck.ranks)
+        full = (1 << n) - 1
+        spread = spread_table(n)
+        counts = 0
+        best = 0
+        for table in self._tables:
+            p = hand & full
+            hand >>= n
+            if p:
+                v = table[p]
+                if v > best:
+                    best = v
+                counts += spread[p]
+        if self.set_units > best and (counts + self._set_bias) & self._set_test:
+            return self.set_units
+        return best
 
     def hand_facts(self, st: State, teams: Sequence[tuple[int, ...]]) -> list[dict[str, Value]]:
         """For each entity (its seats): ``lowest``, a seat of it still in holds a hand of the lowest value
