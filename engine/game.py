@@ -267,7 +267,8 @@ class Game:
                        bower_rank, r.get("top_card", "none") == "twin_of_trump_card",
                        r.get("top_card_keeps_suit", True) is not False,
                        r.get("top_card_on_trump_lead", "wins") == "wins",
-                       idx(r["low"], "ranking.low") if r.get("low") is not None else None)
+                       idx(r["low"], "ranking.low") if r.get("low") is not None else None,
+                       Source(**bowers["source"]) if bowers and "source" in bowers else None)
 
     def trick_tables(self, trump: int, trump_card: int) -> TrickTables:
         """Cached ranking tables for a trump context."""

@@ -24,6 +24,7 @@ from typing import Final
 
 from . import kernels
 from .cards import Card, Deck
+from .errors import Source
 from .kernels import LED as LED
 from .kernels import TOP as TOP
 from .kernels import TRUMP as TRUMP
@@ -58,6 +59,9 @@ class Ranking:
     """Whether the top card wins a trick that trump leads (else, there, it is a card of its own suit)."""
     low: tuple[int, ...] | None = None
     """Rank indexes, low to high, of every suit in a low no-trump hand (:data:`LOW_NO_TRUMP`), or None."""
+    bower_source: Source | None = None
+    """``bowers.source``: the clause that makes the left bower count as the trump suit (an audit cites it when a
+    revoke turns on a bower), or None."""
 
     def _context(self, trump: int) -> tuple[int, tuple[int, ...]]:
         """The kernels' trump (-1 for either no-trump context) and plain order for a trump context."""

@@ -168,8 +168,9 @@ def test_trump_lead_forces_the_left_bower() -> None:
     assert plays(st) == {"JD"}
     with pytest.raises(IllegalActionError) as exc:
         st.apply_name("play KD")
-    assert exc.value.source is not None
-    assert "follow the same suit" in exc.value.source.quote
+    assert exc.value.source is not None  # the revoke turns on the bower: the clause that makes it a trump
+    assert "bower is considered part of the trump suit" in exc.value.source.quote
+    assert "JD, which counts as the led suit H" in str(exc.value)
 
 
 def test_trump_hierarchy_nine_ten_queen_king_ace_left_right() -> None:

@@ -328,6 +328,11 @@ class Declarations(Component):
         cs.yielding = self.turn_declaration == "yields"
         self._advance(st)
 
+    def turn_source(self, st: State) -> Source | None:
+        """Who is asked now: the order of asking, ``preference_source`` (with ``limit: one``, the preference among
+        players who want to declare); the phase's own clause when only the maker is asked."""
+        return self.source if self.who == "maker" else self.preference_source
+
     def _must_declare(self, st: State) -> bool:
         """Whether the asked player (the maker) must declare (``forced``)."""
         if self.forced is None:

@@ -415,7 +415,32 @@ class Tricks(CheckingDoer):
         if refill:
             return (f"seat {st.cur} holds {suit} among its face-up cards and must follow the led suit {suit}",
                     self.refill_follow_source)
+        bower = self._bower_revoke(st, c, led)
+        if bower is not None:
+            return bower
         return f"seat {st.cur} holds {suit} and must follow the led suit {suit}", self.source
+
+    def _bower_revoke(self, st: State, c: Card, led: int) -> tuple[str, Source | None] | None:
+        """A revoke that turns on a card counting as another suit than its printed one (the left bower counts as
+        trump): the only cards held of the led suit are such cards, or the card played is printed in the led suit
+        but counts as trump. Named, and cited by the ranking's ``bowers.source`` (else this phase's clause); None
+        when no such card decides the revoke."""
+        tt, ranking = st.contract.tt, st.game.ranking
+        if tt is None or ranking is None or not 0 <= led < len(tt.suit_mask):
+            return None
+        deck = st.game.deck
+        names, suits = deck.names, deck.suits
+        src = ranking.bower_source or self.source
+        held = deck.cards_of(st.hands[st.cur] & tt.suit_mask[led])
+        if held and all(deck.suit_of[h] != led for h in held):
+            cards = ", ".join(names[h] for h in held)
+            return (f"seat {st.cur} holds {cards}, which counts as the led suit {suits[led]} (the trump suit), and "
+                    f"must follow it"), src
+        eff = tt.eff_suit[c]
+        if deck.suit_of[c] == led and eff != led and 0 <= eff < len(suits):
+            return (f"{names[c]} counts as the trump suit {suits[eff]}, not as the led suit {suits[led]}, and seat "
+                    f"{st.cur} holds {suits[led]}: it must follow the led suit"), src
+        return None
 
     # --- results, facts and views --------------------------------------------------
     def result_source(self, field: str) -> Source | None:

@@ -150,6 +150,10 @@ class WidowExchange(CheckingDoer):
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         return f"seat {st.cur} may take the widow ({self.choice}) or pass", self.source
 
+    def turn_source(self, st: State) -> Source | None:
+        """Who is asked now: ``order_source``, the clause naming the order of asking (else the phase's own)."""
+        return self.order_source
+
     def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
         """The widow taken again once the phase is over, ``limit: one`` having been used: ``limit_source``."""
         cs = self._s(st)
