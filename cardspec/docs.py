@@ -26,13 +26,25 @@ _DECIDED: ContextVar[dict[str, tuple[str, str]] | None] = ContextVar("decided", 
 the entry (in docs/ambiguities.md for a bundled spec, further down the page for a spec file)."""
 
 
-def entry_anchor(entry_id: str, house_rule: bool) -> str:
-    """The anchor of a register entry's heading in docs/ambiguities.md.
+def entry_title(system: str, entry_id: str, house_rule: bool) -> str:
+    """The heading text of a register entry, qualified by its system: the register holds every system's
+    entries, and entries of different systems share ids (``penalty``, ``deal-packets``, ...).
 
-    >>> entry_anchor("dealer-discard", True), entry_anchor("screw-the-dealer", False)
-    ('dealer-discard-house-rule', 'screw-the-dealer')
+    >>> entry_title("dirty-clubs", "penalty", False)
+    'dirty-clubs: `penalty`'
     """
-    text = f"{entry_id} (house rule)" if house_rule else entry_id
+    return f"{system}: `{entry_id}`" + (" (house rule)" if house_rule else "")
+
+
+def entry_anchor(system: str, entry_id: str, house_rule: bool) -> str:
+    """The anchor of a register entry's heading (:func:`entry_title`) in docs/ambiguities.md: the id that
+    GitHub (and Pandoc, Python-Markdown, VS Code) derive from the heading text, unique in the register
+    since it starts with the system's id.
+
+    >>> entry_anchor("euchre", "dealer-discard", True), entry_anchor("dirty-clubs", "penalty", False)
+    ('euchre-dealer-discard-house-rule', 'dirty-clubs-penalty')
+    """
+    text = entry_title(system, entry_id, house_rule)
     return re.sub(r"[^a-z0-9 _-]", "", text.lower()).replace(" ", "-")
 
 
@@ -142,7 +154,8 @@ def rulebook(spec: Spec) -> str:
     file (``cardspec rules my-game.yaml``), whose entries no generated page holds, the entries follow
     the rules on the same page."""
     at = "../ambiguities.md#" if spec.bundled else "#"
-    token = _DECIDED.set({a.option: (a.id, at + entry_anchor(a.id, a.house_rule)) for a in spec.ambiguities})
+    token = _DECIDED.set({a.option: (a.id, at + entry_anchor(spec.id, a.id, a.house_rule))
+                          for a in spec.ambiguities})
     try:
         return _rulebook(spec)
     finally:
@@ -188,7 +201,7 @@ def _rulebook(spec: Spec) -> str:
         out += [f"{len(d['ambiguities'])} registered, each a playable option (`cardspec verify --materiality "
                 f"{spec.file}` plays deals under each reading).", ""]
         for a in spec.ambiguities:
-            out += _entry(a, "###")
+            out += _entry(spec.id, a, "###")
     return "\n".join(out)
 
 
@@ -220,13 +233,13 @@ def ambiguities_doc(specs: list[Spec], files: dict[str, str] | None = None) -> s
     return "\n".join(out)
 
 
-def _entry(a: Ambiguity, level: str) -> list[str]:
+def _entry(system: str, a: Ambiguity, level: str) -> list[str]:
     """One register entry: its heading (the anchor of :func:`entry_anchor`), quote, question, readings,
     decision and reasons."""
     kind = ["**House rules outside the text.** The text states its rule; the other readings are rules "
             "other engines play, kept so that their logs can be audited under their own rules.", ""] \
         if a.house_rule else []
-    out = [f"{level} `{a.id}`" + (" (house rule)" if a.house_rule else ""), "",
+    out = [f"{level} {entry_title(system, a.id, a.house_rule)}", "",
            f"> “{a.source.quote}” ({a.source.doc})", "", *kind,
            f"**Question.** {a.question}", "", f"**Readings** (option `{a.option}`"
            + (f", with {', '.join(f'{k}={key_of(v)}' for k, v in a.with_options.items())}"
@@ -244,7 +257,7 @@ def _ambiguity_section(spec: Spec, files: dict[str, str] | None) -> list[str]:
 
     out = [f"## {spec.id}", ""]
     for a in spec.ambiguities:
-        out += _entry(a, "###")
+        out += _entry(spec.id, a, "###")
         for val in a.readings:
             if val == a.decision:
                 continue
