@@ -87,6 +87,8 @@ class HandValue:
     _memo: dict[CardMask, int] = field(default_factory=dict, compare=False, repr=False)
     _tables: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
     """Per suit, :func:`suit_sums` of its cards' values, when :data:`TABLED_RANKS` allows (else empty)."""
+    _spread: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    """With :attr:`_tables`: :func:`spread_table` of the deck's ranks (held here: no call per hand valued)."""
     _set_bias: int = field(default=0, compare=False, repr=False)
     """With :attr:`_tables`: ``8 - set_size`` in every rank's nibble, so that a count of ``set_size`` or more
     reaches the nibble's top bit (``set_size`` suits at most 7 and no more than the suits: else 0)."""
@@ -127,7 +129,7 @@ class HandValue:
         nibbles = sum(1 << 4 * r for r in range(n))
         bias, test = ((8 - k) * nibbles, 8 * nibbles) if tables and 1 <= k <= min(7, len(deck.suits)) else (0, 0)
         return HandValue(deck, card_units, k, units(sets["value"], "hand_value.sets") if sets else 0, src, combine,
-                         _tables=tables, _set_bias=bias, _set_test=test)
+                         _tables=tables, _spread=spread_table(n) if tables else (), _set_bias=bias, _set_test=test)
 
     def value(self, hand: CardMask) -> int:
         """The hand's value in half points, memoised by hand.
@@ -168,7 +170,7 @@ class HandValue:
         compiled)."""
         n = len(self.deck.ranks)
         full = (1 << n) - 1
-        spread = spread_table(n)
+        spread = self._spread
         counts = 0
         best = 0
         for table in self._tables:
