@@ -213,8 +213,7 @@ class State:
                 raise RecordError("the start's dealer is already out of the match", path="start.dealer")
         if not self.extra_hand:
             self._check_not_over(start)
-        if "previous" in start:
-            self._check_previous(start["previous"])
+        self._check_previous(start)
 
     def _check_not_over(self, start: Mapping[str, Any]) -> None:
         """Refuse a start from which no hand can be played: the match's own end test
@@ -243,21 +242,41 @@ class State:
         raise RecordError(f"the start's totals {self.counters} (before hand {self.hand_no}) already end the "
                           f"match: {won}, and no hand can be played", path="start.totals", source=g.match.source)
 
-    def _check_previous(self, prev: Any) -> None:
-        """The start's ``previous``: what the hand before it left that a rule of this hand reads (``losers``:
-        the seats holding the highest card at its end, in the order the rules list them; birdhead's first lead
-        goes left of the last of them). Only for a later hand."""
-        n = self.game.num_players
-        if self.first_hand == 0:
-            raise RecordError("the start gives the previous hand, but hand 0 has none", path="start.previous")
-        if not any("losers" in ph.previous_fields() for ph in self.game.phases):
-            raise RecordError(f"the start gives the previous hand, which no rule of {self.game.id} reads (under "
-                              "these options)", path="start.previous")
-        losers = prev.get("losers") if isinstance(prev, dict) else None
-        if not isinstance(losers, list) or not losers or len(set(losers)) != len(losers) or \
-                any(type(s) is not int or not 0 <= s < n for s in losers):
-            raise RecordError(f"the start's previous losers must be distinct seats 0..{n - 1}, at least one",
-                              path="start.previous.losers")
+    def _check_previous(self, start: Mapping[str, Any]) -> None:
+        """The start's ``previous``: what the hands before it left that a rule of this hand reads, one field for each
+        (:meth:`Component.previous_fields`): ``losers``, the seats holding the highest card at the end of the hand
+        before, in the order the rules list them (birdhead's first lead goes left of the last of them), and
+        ``drop_outs``, each player's run of drop-outs just before it (a limit on consecutive drop-outs). Only for a
+        later hand, and only fields a rule reads under the record's options; each phase then checks its own fields
+        (:meth:`Component.check_previous`: a field it needs may not be left out of the start of a later hand)."""
+        g = self.game
+        n = g.num_players
+        given = "previous" in start
+        prev = start.get("previous")
+        if given:
+            if self.first_hand == 0:
+                raise RecordError("the start gives the previous hand, but hand 0 has none", path="start.previous")
+            read = {f for ph in g.phases for f in ph.previous_fields()}
+            if not read:
+                raise RecordError(f"the start gives the previous hand, which no rule of {g.id} reads (under "
+                                  "these options)", path="start.previous")
+            if not isinstance(prev, dict):
+                raise MalformedRecordError(f"the start's previous must be an object with {', '.join(sorted(read))}",
+                                           path="start.previous")
+            for k in prev:
+                if k not in read:
+                    raise MalformedRecordError(f"the start gives the previous hands' {k}, which no rule of {g.id} "
+                                               f"reads (under these options; it reads {', '.join(sorted(read))})",
+                                               path=f"start.previous.{k}")
+            if "losers" in read:
+                losers = prev.get("losers")
+                if not isinstance(losers, list) or not losers or len(set(losers)) != len(losers) or \
+                        any(type(s) is not int or not 0 <= s < n for s in losers):
+                    raise RecordError(f"the start's previous losers must be distinct seats 0..{n - 1}, at least one",
+                                      path="start.previous.losers")
+        if self.first_hand > 0:
+            for ph in g.phases:
+                ph.check_previous(self, prev if isinstance(prev, dict) else None)
 
     def previous_result(self) -> Mapping[str, Any] | None:
         """The result of the hand before this one: the record's own last hand, or for the first hand of a record

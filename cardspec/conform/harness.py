@@ -97,7 +97,9 @@ def vector_cases(game: Game, root: Path = VECTORS, left_out: list[str] | None = 
     hand that depends on the match state (a rule that reads the running totals, a round of a round schedule
     after the first) gets the match's ``start`` (hand number, dealer, totals) when cardspec, started from
     that deal and start, plays it as within the match: it is run only with an adapter that can start a hand
-    mid-match (the start gives the previous hand's losers too, where a first lead goes left of them). Any other
+    mid-match (the start gives what the hands before left that a rule of it reads, ``previous``: the previous
+    hand's losers, where a first lead goes left of them; each player's run of drop-outs, with a limit on
+    consecutive drop-outs). Any other
     hand is left out (a deal the requested options cannot start), and added to ``left_out`` (when given) as
     ``label: why``.
 
@@ -116,10 +118,11 @@ def vector_cases(game: Game, root: Path = VECTORS, left_out: list[str] | None = 
                 start: dict[str, Any] | None = None
                 why = _match_dependence(vgame, at, deal, script, None)
                 if why is not None:
-                    start = _start_of(at)
-                    still = _match_dependence(vgame, at, deal, script, start)
+                    still = _match_dependence(vgame, at, deal, script, _start_of(at))
                     if still is not None:
-                        why, start = still, None  # the match's start does not carry what decides it
+                        why = still  # the match's start does not carry what decides it
+                    else:  # what the requested options' rules read of the hands before (``previous``)
+                        start = _start_of(at, game)
                 try:
                     if why is None or start is not None:
                         game.new_initial_state(None, deals=[deal], start=start, hand_limit=1)
@@ -134,15 +137,20 @@ def vector_cases(game: Game, root: Path = VECTORS, left_out: list[str] | None = 
     return out
 
 
-def _start_of(at: State) -> dict[str, Any]:
-    """The record form of where the match ``at`` stands at the start of a hand (``start`` in ``docs/records.md``)."""
+def _start_of(at: State, game: Game | None = None) -> dict[str, Any]:
+    """The record form of where the match ``at`` stands at the start of a hand (``start`` in ``docs/records.md``),
+    for ``game`` (by default ``at``'s own): its ``previous`` gives what the rules of ``game``, under its options, read
+    of the hands before (a vector's hand is compared under the vector's options and run under those asked for)."""
     start: dict[str, Any] = {"hand": at.hand_no, "dealer": at.dealer, "totals": list(at.counters),
                              "extra_hand": at.extra_hand}
     if at.extra_hand and at.contenders:
         start["contenders"] = list(at.contenders)
-    prev = at.previous_result()
-    if prev is not None and prev.get("losers"):
-        start["previous"] = {"losers": list(prev["losers"])}
+    if at.hand_no > 0:  # what the hands before left that a rule of this one reads (``start.previous``)
+        prev: dict[str, Any] = {}
+        for ph in (game or at.game).phases:
+            prev.update(ph.previous_values(at))
+        if prev:
+            start["previous"] = prev
     return start
 
 

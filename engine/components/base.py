@@ -274,9 +274,34 @@ class Component:
         self.apply(st, a)
 
     def previous_fields(self) -> tuple[str, ...]:
-        """The fields of the previous hand's result that this phase reads as a hand starts (a record that starts
-        mid-match gives them in ``start.previous``). Used by: ``climbing_tricks`` (``losers``, birdhead)."""
+        """The fields of ``start.previous`` this phase reads: what the hands before a record's first one left that a
+        rule of a hand reads (a record that starts mid-match gives them in ``start.previous``; a field no phase
+        reads is refused there). Used by: ``climbing_tricks`` (``losers``, birdhead), ``drop_out`` (``drop_outs``,
+        with a limit on consecutive drop-outs)."""
         return ()
+
+    def check_previous(self, st: State, prev: Mapping[str, Any] | None) -> None:
+        """Refuse the ``start.previous`` of a record that starts at a later hand (``st.first_hand > 0``) where this
+        phase's fields are missing or cannot be (raise :class:`~cardspec.engine.errors.MalformedRecordError`, naming
+        the path); ``prev`` is None when the start gives none. Called as the state takes up the start, before the
+        first hand begins. By default nothing is checked here (``State`` checks ``losers``, and ``climbing_tricks``
+        refuses its absence as the hand's first lead is placed).
+        Used by: ``drop_out`` (``drop_outs``)."""
+
+    def previous_values(self, st: State) -> dict[str, Any]:
+        """What ``start.previous`` says for this phase's fields (:meth:`previous_fields`) of a record that would
+        start at the hand ``st`` is about to play (the conformance harness gives a hand taken from a match its
+        start). By default each field as the previous hand's result gives it (:meth:`State.previous_result`),
+        where that result has it and it is not empty."""
+        prev = st.previous_result()
+        if prev is None:
+            return {}
+        out: dict[str, Any] = {}
+        for f in self.previous_fields():
+            v = prev.get(f)
+            if v:
+                out[f] = list(v) if type(v) is list else v
+        return out
 
     def play_random(self, st: State, getrandbits: Callable[[int], int], bound: int) -> bool:
         """The bulk loop's phase-long step for uniform random play: choose and carry out this phase's actions as

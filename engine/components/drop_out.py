@@ -24,7 +24,10 @@ Parameters, each a general rule with the spec choosing its value:
   option: "If you stay out for two consecutive hands, then on the next hand
   you must stay in"; null or 0: no limit). Past hands are read from the
   match's hand results (this phase adds ``dropped_out`` and ``drop_round`` to
-  each). ``consecutive_counts`` says which hands make a run: ``all_hands``
+  each); a record that starts at a later hand must give the hands before it
+  in ``start.previous.drop_outs``: each player's run of drop-outs just before
+  its first hand (as ``consecutive_counts`` counts, 0 up to the limit).
+  ``consecutive_counts`` says which hands make a run: ``all_hands``
   (every hand played: a hand played in full, even one with no chance to drop,
   breaks the run) or ``offered_hands`` (only hands with a stay-or-drop round:
   a hand without one neither extends nor breaks it). Hands thrown in never count;
@@ -51,7 +54,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Action, KindSig
-from ..errors import Source, SpecError
+from ..errors import MalformedRecordError, Source, SpecError
 from ..tables import Value
 from .base import CheckingDoer, PhaseState
 from .declared import BOOL, Declared, Fact
@@ -178,7 +181,9 @@ class DropOut(CheckingDoer):
             st.next_phase()
 
     def _run(self, st: State, seat: int) -> int:
-        """How many hands in a row, just before this one, ``seat`` dropped out (as ``consecutive_counts`` counts)."""
+        """How many hands in a row, just before this one, ``seat`` dropped out (as ``consecutive_counts`` counts),
+        up to the limit. Where the state's own hands are all part of the run and it starts at a later hand, the run
+        goes on before its first hand: ``start.previous.drop_outs`` says how far."""
         run = 0
         for r in st.hand_results[::-1]:  # newest first (a slice: mypyc fails on reversed() of this list)
             if r.get("thrown_in"):
@@ -188,10 +193,67 @@ class DropOut(CheckingDoer):
             if seat in r.get("dropped_out", ()):
                 run += 1
                 if run >= self.limit:
-                    break
+                    return run
             else:
-                break
+                return run
+        if st.first_hand > 0:
+            run = min(self.limit, run + self._start_run(st, seat))
         return run
+
+    def _start_run(self, st: State, seat: int) -> int:
+        """``seat``'s run of drop-outs just before the first hand of a state that starts at a later hand, as its
+        start gives it (``start.previous.drop_outs``, checked by :meth:`check_previous`)."""
+        prev = st.start.get("previous") if st.start is not None else None
+        runs = prev.get("drop_outs") if isinstance(prev, dict) else None
+        if not isinstance(runs, list) or not 0 <= seat < len(runs):
+            raise MalformedRecordError(self._missing(st), path="start.previous", source=self.limit_source)
+        v: int = runs[seat]
+        return v
+
+    def _missing(self, st: State) -> str:
+        return (f"hand {st.first_hand} is not the match's first: whether a player must stay in reads how many hands "
+                f"in a row each dropped out just before it, which the start must give (previous: {{drop_outs: "
+                f"[...]}}, one count per player)")
+
+    def previous_fields(self) -> tuple[str, ...]:
+        """``drop_outs``, with a limit on consecutive drop-outs: each player's run of drop-outs just before the hand."""
+        return ("drop_outs",) if self.limit else ()
+
+    def check_previous(self, st: State, prev: Mapping[str, Any] | None) -> None:
+        """With a limit on consecutive drop-outs, a record that starts at a later hand must give each player's run of
+        drop-outs just before it (``start.previous.drop_outs``): a whole number from 0 up to the limit (a player who
+        dropped out on ``limit`` hands in a row stays in on the next, so no run is longer), and up to the number of
+        hands before it."""
+        if not self.limit:
+            return
+        if prev is None:
+            raise MalformedRecordError(self._missing(st), path="start.previous", source=self.limit_source)
+        n = st.game.num_players
+        top = min(self.limit, st.first_hand)
+        runs = prev.get("drop_outs")
+        where = "start.previous.drop_outs"
+        if runs is None:
+            raise MalformedRecordError(self._missing(st), path=where, source=self.limit_source)
+        if not isinstance(runs, list) or len(runs) != n:
+            raise MalformedRecordError(f"the start's previous drop_outs must list {n} whole numbers, one per player "
+                                       f"(how many hands in a row each dropped out just before hand {st.first_hand})",
+                                       path=where, source=self.limit_source)
+        for seat, v in enumerate(runs):
+            if type(v) is not int or not 0 <= v <= top:
+                why = ""
+                if type(v) is int and v > self.limit:
+                    why = (f" (a player who dropped out on {self.limit} hands in a row must stay in on the next, so no "
+                           "run is longer)")
+                elif type(v) is int and v > top:
+                    why = f" (there are only {st.first_hand} hands before hand {st.first_hand})"
+                raise MalformedRecordError(f"the start's previous drop_outs for seat {seat} must be a whole number "
+                                           f"0..{top}, got {v!r}{why}", path=where, source=self.limit_source)
+
+    def previous_values(self, st: State) -> dict[str, Any]:
+        """Each player's run of drop-outs before the hand ``st`` is about to play (:meth:`_run`), with the limit on."""
+        if not self.limit or st.hand_no == 0:
+            return {}
+        return {"drop_outs": [self._run(st, s) for s in range(st.game.num_players)]}
 
     def must_stay(self, st: State) -> tuple[str, Source] | None:
         """Why the player to act may not drop out now (and the clause), or None if they may."""
