@@ -338,6 +338,8 @@ class DrawDiscard(Component):
         self._out_acts = tuple(self.codec.encode("go_out", cards=(c,)) for c in cards) if self.melding else ()
         self._takes: dict[int, tuple[Action, ...]] = {}
         """``take`` with ``exchange_hand``: hand -> its take actions (the hand's orders; pure, so kept)."""
+        self._take_sizes: set[int] = set()
+        """The hand sizes whose ``take`` the codec has accepted (its check reads only the number of cards)."""
         self._plain = {s.kind: self.codec.encode(s.kind) for s in self.action_sigs()  # actions naming nothing
                        if s.cards == (0, 0) and s.number is None and not s.choices and not s.suit}
         if self.stock not in game.deal.pile_names:
@@ -671,10 +673,15 @@ class DrawDiscard(Component):
                     if len(self._takes) >= TAKES_MEMO_LIMIT:
                         self._takes.clear()
                     order = deck.cards_of(hand)
-                    codec.encode("take", cards=order)  # checked once; the hand's other orders fit it alike
+                    if len(order) not in self._take_sizes:  # encode's check reads only how many cards: once a size
+                        codec.encode("take", cards=order)
+                        self._take_sizes.add(len(order))
                     base = codec.base("take")  # every order of the hand, packed unchecked as encode packs it
-                    takes = self._takes[hand] = tuple({codec.canonical(codec.with_cards(base, p), hand)
-                                                       for p in permutations(order)})
+                    if deck.has_copies:  # orders naming copies of one face are one action
+                        takes = tuple({codec.canonical(codec.with_cards(base, p), hand) for p in permutations(order)})
+                    else:  # distinct cards: every order is an action of its own
+                        takes = tuple([codec.with_cards(base, p) for p in permutations(order)])
+                    self._takes[hand] = takes
                 out.extend(takes)
             else:
                 out.append(plain["take"])
