@@ -105,6 +105,9 @@ class DropOut(CheckingDoer):
         super().__init__(d, key, file)
         self.who: str = d.get("who", "not_maker")
         self.order: str = d.get("order", "maker_left")
+        self.order_source = Source(**d["order_source"]) if "order_source" in d else self.source
+        """The clause (or register entry) saying who is asked first and that the turn passes on: cited for a seat
+        acting out of turn (by default the phase's own clause)."""
         self.skip_when: tuple[str, ...] = tuple(d.get("skip_when", ()))
         self.skip_source = Source(**d["skip_source"]) if "skip_source" in d else self.source
         # the values the schema cannot type are checked before they are kept (the compiled build types every field)
@@ -298,6 +301,10 @@ class DropOut(CheckingDoer):
                 "the hand is played without trump"
             return f"nobody stays in or drops out this hand ({why})", self.skip_source
         return None
+
+    def turn_source(self, st: State) -> Source | None:
+        """Who is asked now: ``order_source``."""
+        return self.order_source
 
     def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
         if a == self.drop_action:
