@@ -42,6 +42,15 @@ from typing import Final
 from .cards import Card, Deck
 from .errors import CardNameError, InvalidActionError, NumberRangeError
 
+
+class ExtraWordError(InvalidActionError):
+    """An action name with a word its kind does not take (``bid 1 H`` where bids name no suit): ``kind`` and
+    ``word`` let the component owning the kind name the clause that says so (an audit cites it)."""
+
+    def __init__(self, message: str, kind: str, word: str) -> None:
+        self.kind, self.word = kind, word
+        super().__init__(message)
+
 Action = int
 """An action id; see the module docstring for the layout."""
 
@@ -328,8 +337,9 @@ class ActionCodec:
         if len(rest) > sig.cards[1]:
             most = sig.cards[1]
             if most == 0:
-                raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' names no card"
-                                         f"{'' if sig.suit else ' and no suit'}, but '{rest[0][:12]}' follows")
+                raise ExtraWordError(f"'{text.strip()[:60]}': '{kind}' names no card"
+                                     f"{'' if sig.suit else ' and no suit'}, but '{rest[0][:12]}' follows",
+                                     kind, rest[0])
             raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' carries at most {most} "
                                      f"card{'' if most == 1 else 's'}")
         try:

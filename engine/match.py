@@ -29,6 +29,10 @@ Two kinds of end, each a general rule used by several systems:
   (the furthest past the target wins, ties share), ``extra_hand`` or
   ``shared_win``. With either end, ``maker_first``: the entity that made trump
   (Bid Euchre's bidding team) wins if it is among them, else the best total.
+  With ``ceiling`` (a countdown's mirror of a target end's ``floor``), an entity whose
+  total rises to the ceiling or above loses and the best of the others wins
+  (buck-euchre-3p's ``sinking-scores`` house rule, where penalties can raise
+  totals for ever).
 
 Every counter starts at ``match.start`` (default 0), whatever the end. A match that would be over before
 its first hand is refused (a ``SpecError`` naming the key, and the options that give the values): a target
@@ -39,6 +43,10 @@ whose start is at or past the limit, a floor at or above the start. A rounds end
 hand, an entity whose scoring facts all match ``when`` wins the match at once,
 before the end rule is applied (buck-euchre and dirty-clubs: "If anyone manages to
 take all five tricks, they immediately win the entire game": ``when: {tricks: 5}``).
+``no_instant_win: {when: ..., source}`` is the clause saying that such a hand does *not*
+win at once (buck-euchre-3p: "winning five tricks just allows you to subtract five points,
+not win the whole game"): an audit cites it for winners a record states after a hand in
+which an entity's facts match ``when`` while the replay plays on.
 
 Dealer rotation is ``left`` (clockwise, the next active seat), ``right``, ``none`` (the same
 seat deals, or starts, every hand: hand-and-foot's ``first_player: fixed`` reading), or ``loser``
@@ -96,11 +104,34 @@ class MatchRules:
     first_dealer_source: Source | None = None
     """The clause that says who deals the first hand (``first_dealer_source``); a record whose first deal, from
     the match's start, names another dealer than a fixed first dealer (``seat0``) breaks it."""
+    no_instant: tuple[tuple[str, tuple[Value, ...]], ...] = ()
+    """``no_instant_win``: (fact, the values that match) pairs of a hand the text says does not win at once."""
+    no_instant_source: Source | None = None
+    ceiling: int | None = None
+    """Countdown ends: an entity whose total rises to this or above loses, and the best of the others wins."""
+    simultaneous_source: Source | None = None
+    """The clause for several entities reaching the target on one hand (``end.simultaneous_source``: Bird Dog's
+    "If two players reach 21 at the same time, another hand is played"): cited for the winners when that rule
+    decides the match's end (several reached the target on the last hand, or an extra hand was played); None:
+    the other end clauses say."""
 
-    def winners_source(self, stated: Sequence[int] | None, replayed: Sequence[int] | None) -> Source:
-        """The clause a wrong statement of the winners breaks: the end clause when the record and the replay
-        disagree on whether the match is over; else the tie clause when either names several winners; else the
-        winner clause (each falling back to the end clause where the spec gives none).
+    def simultaneous_decides(self, st: State) -> bool:
+        """Whether the rule for several entities reaching the target together (``simultaneous``) decides the
+        end of the match as the replay ``st`` stands: an extra hand has been played, or the last hand took
+        several to the target (a target end whose reaching wins, or a countdown)."""
+        if st.extra_hand:
+            return True
+        if self.kind not in ("target", "countdown") or self.on_target != "wins" or not st.hand_results:
+            return False
+        return len(self.reached(st.counters)) > 1
+
+    def winners_source(self, stated: Sequence[int] | None, replayed: Sequence[int] | None,
+                       st: State | None = None) -> Source:
+        """The clause a wrong statement of the winners breaks: the simultaneous clause when the replay ``st``
+        (if given) shows that rule deciding the end (:meth:`simultaneous_decides`) and the spec names one;
+        else the end clause when the record and the replay disagree on whether the match is over; else the
+        tie clause when either names several winners; else the winner clause (each falling back to the end
+        clause where the spec gives none).
 
         >>> s = Source("a.txt", "end"); w = Source("a.txt", "win"); t = Source("a.txt", "tie")
         >>> m = MatchRules("random", "left", "target", "points", 10, "highest", "another_hand", 0, "shared_win", s, s,
@@ -108,6 +139,12 @@ class MatchRules:
         >>> [m.winners_source(a, b).quote for a, b in (([1], None), ([1], [2]), ([1], [1, 3]), ([0, 2], [1]))]
         ['end', 'win', 'tie', 'tie']
         """
+        if self.simultaneous_source is not None and st is not None and self.simultaneous_decides(st):
+            return self.simultaneous_source
+        if self.no_instant_source is not None and st is not None and stated and replayed is None \
+                and st.hand_results and any(all(f.get(k) in vals for k, vals in self.no_instant)
+                                            for f in st.hand_results[-1].get("facts") or ()):
+            return self.no_instant_source  # a win claimed for a hand the text says wins nothing at once
         if stated is None or replayed is None:
             return self.source
         win = self.winner_source or self.source
@@ -126,6 +163,10 @@ class MatchRules:
         if floor is not None and (e["kind"] != "target" or type(floor) is not int or floor >= e["target"]):
             raise SpecError("a floor needs a target end and an integer below the target", file,
                             key="match.end.floor")
+        ceiling = e.get("ceiling")
+        if ceiling is not None and (e["kind"] != "countdown" or type(ceiling) is not int):
+            raise SpecError("a ceiling needs a countdown end and an integer above the start", file,
+                            key="match.end.ceiling")
         if e["kind"] == "elimination" and type(e.get("limit")) is not int:
             raise SpecError("an elimination end needs an integer limit", file, key="match.end.limit")
         rounds = e.get("rounds", len(game.schedule) if game.schedule is not None else 0)
@@ -154,24 +195,10 @@ class MatchRules:
                             key="match.end.simultaneous")
         if e.get("extra_hand_among", "all") not in ("all", "tied"):
             raise SpecError("extra_hand_among must be all or tied", file, key="match.end.extra_hand_among")
-        instant: list[tuple[str, tuple[Value, ...]]] = []
         iw = e.get("instant_win")
-        for fact, want in (iw["when"].items() if iw else ()):
-            dom = game.scoring.facts.get(fact)
-            if dom is None:
-                raise SpecError(f"instant_win names '{fact}', which is not a declared fact of this game", file,
-                                key=f"match.end.instant_win.when.{fact}")
-            vals: tuple[Value, ...]
-            if isinstance(want, list):
-                if len(want) != 2 or not all(type(x) is int for x in want):
-                    raise SpecError("a range is [lo, hi] of integers", file, key=f"match.end.instant_win.when.{fact}")
-                vals = tuple(v for v in dom if type(v) is int and want[0] <= v <= want[1])
-            else:
-                vals = tuple(v for v in dom if v == want and type(v) is type(want))
-            if not vals:
-                raise SpecError(f"instant_win: '{fact}' can never be {want!r}", file,
-                                key=f"match.end.instant_win.when.{fact}")
-            instant.append((fact, vals))
+        instant = _when(iw, game, file, "instant_win")
+        niw = e.get("no_instant_win")
+        no_instant = _when(niw, game, file, "no_instant_win")
         return MatchRules(d["first_dealer"], d["rotation"], e["kind"], e["counter"], e.get("target", 0),
                           simultaneous, e.get("extra_hand_tie", "another_hand"),
                           e.get("limit", 0), e.get("all_out", "shared_win"), Source(**e["source"]),
@@ -181,7 +208,11 @@ class MatchRules:
                           e.get("extra_hand_among", "all"),
                           Source(**e["winner_source"]) if "winner_source" in e else None,
                           Source(**e["tie_source"]) if "tie_source" in e else None,
-                          Source(**d["first_dealer_source"]) if "first_dealer_source" in d else None)
+                          Source(**d["first_dealer_source"]) if "first_dealer_source" in d else None,
+                          no_instant=tuple(no_instant), no_instant_source=Source(**niw["source"]) if niw else None,
+                          ceiling=ceiling,
+                          simultaneous_source=Source(**e["simultaneous_source"]) if "simultaneous_source" in e
+                          else None)
 
     def reached(self, totals: Sequence[int]) -> list[int]:
         """The entities whose total has reached the target (at or below it in a countdown)."""
@@ -277,6 +308,12 @@ class MatchRules:
                     rest = [e for e in range(len(totals)) if e not in sunk] or sunk
                     st.finish(self._best(totals, rest, False))
                 return
+            if not reached and self.ceiling is not None:
+                over = [e for e, v in enumerate(totals) if v >= self.ceiling]
+                if over:  # the entities at the ceiling lose; the best (the lowest) of the others, or of all, wins
+                    rest = [e for e in range(len(totals)) if e not in over] or over
+                    st.finish(self._best(totals, rest, True))
+                return
             if len(reached) == 1:
                 st.finish(reached)
             elif len(reached) > 1:
@@ -316,6 +353,28 @@ class MatchRules:
             st.finish(still)
 
 
+def _when(clause: Mapping[str, Any] | None, game: Game, file: str, key: str) -> list[tuple[str, tuple[Value, ...]]]:
+    """``instant_win.when`` or ``no_instant_win.when`` as (fact, the values that match) pairs, each fact a declared
+    scoring fact and each value one it can take (a ``SpecError`` naming the key otherwise)."""
+    out: list[tuple[str, tuple[Value, ...]]] = []
+    for fact, want in (clause["when"].items() if clause else ()):
+        dom = game.scoring.facts.get(fact)
+        if dom is None:
+            raise SpecError(f"{key} names '{fact}', which is not a declared fact of this game", file,
+                            key=f"match.end.{key}.when.{fact}")
+        vals: tuple[Value, ...]
+        if isinstance(want, list):
+            if len(want) != 2 or not all(type(x) is int for x in want):
+                raise SpecError("a range is [lo, hi] of integers", file, key=f"match.end.{key}.when.{fact}")
+            vals = tuple(v for v in dom if type(v) is int and want[0] <= v <= want[1])
+        else:
+            vals = tuple(v for v in dom if v == want and type(v) is type(want))
+        if not vals:
+            raise SpecError(f"{key}: '{fact}' can never be {want!r}", file, key=f"match.end.{key}.when.{fact}")
+        out.append((fact, vals))
+    return out
+
+
 def _check_start(e: Mapping[str, Any], start: int, start_given: bool, game: Game, file: str) -> None:
     """Refuse a match that is over before its first hand: every counter starts at ``start``, so a target
     end whose start is at or past the target (every entity has reached it), a countdown whose start is at or
@@ -340,6 +399,10 @@ def _check_start(e: Mapping[str, Any], start: int, start_given: bool, game: Game
         other = "match.end.limit"
         problem = (f"match.start {start} is at or past match.end.limit {e['limit']}: every entity is out before "
                    "the first hand")
+    elif kind == "countdown" and type(e.get("ceiling")) is int and start >= e["ceiling"]:
+        other = "match.end.ceiling"
+        problem = (f"match.start {start} is at or above match.end.ceiling {e['ceiling']}: every entity has risen "
+                   "to the ceiling before the first hand")
     elif kind == "target" and type(e.get("floor")) is int and start <= e["floor"]:
         other = "match.end.floor"
         problem = (f"match.start {start} is at or below match.end.floor {e['floor']}: every entity has fallen to "

@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 import fastjsonschema
 import jsonschema
 
-from .actions import Action
+from .actions import Action, ExtraWordError
 from .cards import Card, CardMask, Deck
 from .components.base import Component
 from .errors import (
@@ -445,7 +445,7 @@ def _replay(rec: Any, where: str) -> Replay:
         if want != got:
             if not any("totals" in r.get(UNCHECKED, ()) for r in st.hand_results):
                 raise RecordError(_winners_disagree(st, want, got), path="results.winners",
-                                  source=g.match.winners_source(want, got))
+                                  source=g.match.winners_source(want, got, st))
             notes.append(f"winners: the record states {want}, the replay gives {got} on its placement of the unseen "
                          "cards; they follow from totals that depend on it, and were not checked")
     if st.unseen is not None:
@@ -475,6 +475,10 @@ def _carry(st: State, g: Game, step: Mapping[str, Any], i: int, hidden_steps: di
     except IllegalActionError as exc:
         raise RecordError(f"'{exc.action}' is illegal: {exc.reason} ({in_hand(st, i)})", index=i,
                           source=exc.source) from None
+    except ExtraWordError as exc:  # a word the action's kind does not take: the clause of the phase owning it
+        ph = next((p for p in g.phases if exc.kind in p.codec_kinds()), None)
+        src: Source | None = ph.word_source(exc.kind, exc.word) if ph is not None else None
+        raise RecordError(f"{exc} ({in_hand(st, i)})", index=i, source=src) from None
     except ActionError as exc:
         raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
 

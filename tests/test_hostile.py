@@ -167,7 +167,7 @@ SPEC_CASES: list[tuple[str, str, str, str | None, tuple[str, ...]]] = [
      "- id: screw-the-dealer", "ambiguities.0", ("decision 'redeal' differs from the default",)),
     ("ambiguity-undeclared-option", edited("option: going_alone\n", "option: go_it_alone\n"),
      "- id: going-alone-procedure", "ambiguities.1", ("names undeclared option 'go_it_alone'",)),
-    ("rank-not-in-deck", edited("bowers: {rank: J}", "bowers: {rank: Z}"), "bowers:", None,
+    ("rank-not-in-deck", edited("bowers: {rank: J,", "bowers: {rank: Z,"), "bowers:", None,
      ("not in the deck",)),
 ]
 

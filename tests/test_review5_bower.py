@@ -22,7 +22,7 @@ from cardspec.engine.state import State
 Q004 = "the “little/left” bower is considered part of the trump suit, and not its original/actual suit"
 Q003 = ("When there are trumps, the left bower (the other jack of the same colour as trumps) counts for all purposes "
         "as belonging to the trump suit.")
-QUOTE = {"euchre": Q004, "bid-euchre": Q004, "buck-euchre": Q003}
+QUOTE = {"euchre": Q004, "bid-euchre": Q004, "buck-euchre": Q003, "buck-euchre-3p": Q003, "dirty-clubs": Q003}
 
 
 def _case(g: Game, rec: dict[str, Any], kind: str) -> tuple[int, str, str] | None:

@@ -167,6 +167,12 @@ class Auction(CheckingDoer):
         self.min_source = Source(**d["min_source"]) if "min_source" in d else None
         """The clause stating the lowest bid (None: a bid below ``min`` names no action and cites no clause)."""
         self.outbid_source = Source(**d["outbid_source"]) if "outbid_source" in d else self.source
+        self.no_suit_source = Source(**d["no_suit_source"]) if "no_suit_source" in d else None
+        """Bids naming no suit (``suit_in_bid: false``): the clause saying a bid mentions none, cited for a bid
+        written with a suit (buck-euchre-3p: "no suit is mentioned as part of the bid"); None: no clause."""
+        self.rebid_source = Source(**d["rebid_source"]) if "rebid_source" in d else None
+        """``end: {passes: N}``: the clause letting a player who passed bid again when the turn comes round
+        (buck-euchre-3p: "this does not prevent you from bidding in future"); None: the auction's clause."""
         self.all_pass_source = Source(**d["all_pass_source"])
         self.forced_source = Source(**d["forced_bid_source"]) if "forced_bid_source" in d else \
             self.all_pass_source
@@ -342,8 +348,26 @@ class Auction(CheckingDoer):
         return None
 
     def allow_source(self, st: State, a: Action) -> Source | None:
-        """The dealer's forced bid: ``forced_bid_source`` (which bids the dealer may make); else the auction's."""
-        return self.forced_source if self.forced(st) else self.source
+        """The dealer's forced bid: ``forced_bid_source`` (which bids the dealer may make); a bid by a seat that
+        passed earlier in this auction: ``rebid_source`` (when the spec gives one); else the auction's."""
+        if self.forced(st):
+            return self.forced_source
+        if self.rebid_source is not None and self.codec.kind(a) != "pass" and self.passed_before(st, st.cur):
+            return self.rebid_source
+        return self.source
+
+    def passed_before(self, st: State, seat: int) -> bool:
+        """Whether ``seat`` passed earlier in this hand's auction (read from the hand's history)."""
+        codec, me = self.codec, self.index
+        return any(s == seat and ph == me and codec.kind(a) == "pass" for s, a, ph in st.history[st.hand_start:])
+
+    def word_source(self, kind: str, word: str) -> Source | None:
+        """For an action name of ``kind`` followed by ``word``, a word the kind does not take: the clause saying
+        so, where the spec gives one (a suit after a bid when bids name none: ``no_suit_source``)."""
+        if kind in ("bid", "bid_low", "bid_moon") and not self.suit_in_bid and self.game is not None and \
+                (word.upper() in self.game.deck.suits or word.upper() == "NT"):
+            return self.no_suit_source
+        return None
 
     def closed_reason(self, st: State, a: Action) -> tuple[str, Source] | None:
         """Trump fixed before the auction (``skip_if_trump_fixed``), which took no turn: ``skip_source``."""
@@ -390,6 +414,11 @@ class Auction(CheckingDoer):
         """The contract (seat, number, suit) once someone has bid, else None."""
         cs = self._s(st)
         return (cs.bidder, cs.high, cs.suit) if cs.bidder >= 0 else None
+
+    def turn_source(self, st: State) -> Source | None:
+        """Who acts now: the highest bidder naming trump once the bidding is over, ``end_source``; a bid or pass,
+        the auction's clause (who bids first and the turn going round)."""
+        return self.end_source if self._s(st).naming else self.source
 
     def contract_source(self, st: State) -> Source | None:
         """The clause by which the maker and trump were settled this hand, read while the hand is played (an

@@ -207,6 +207,11 @@ class Component:
         ``maker``); None when this phase did not settle them."""
         return None
 
+    def word_source(self, kind: str, word: str) -> Source | None:
+        """For an action name of one of this phase's kinds followed by ``word``, a word the kind does not take
+        (``bid 1 H`` where bids name no suit): the clause saying so, where the spec gives one; None by default."""
+        return None
+
     def turn_source(self, st: State) -> Source | None:
         """The clause that says whose turn it is now (an audit cites it for a seat acting out of
         turn); None when no clause of the text says so and the spec's own choice decides."""

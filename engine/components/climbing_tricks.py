@@ -34,7 +34,11 @@ action; the end of the action that completed the previous trick). The players
 whose revealed card is the highest are the *losers* of the hand; facts
 ``loser`` (the entity has a loser) and ``top_last`` (the value of the highest
 revealed card, ``values: rank_number`` reading the rank's name as a number)
-let a scoring table charge the rank as minus points. A hand's result lists the
+let a scoring table charge the rank as minus points; ``several_losers`` (more than one
+player revealed the highest card) lets a table cite the clause that makes them all
+losers (birdhead: "If there is more than one player who played the highest card,
+all of them become the losers of the round."), as ``several_losers_source`` does for
+a wrong ``losers`` result with several losers (``losers_source``: with one). A hand's result lists the
 ``losers`` in ``loser_order``: ``last_trick_order`` (clockwise from the start
 player of the last trick, the winner of the trick before) or ``round_order``
 (clockwise from the round's start player).
@@ -42,7 +46,9 @@ player of the last trick, the winner of the trick before) or ``round_order``
 ``first_leader``: ``left_of_dealer`` (the first hand's start player is then as
 random as the first dealer) or ``left_of_last_loser``: from the second hand on,
 the player left of the last of the previous hand's ``losers`` (read from the
-match's hand results), else left of the dealer.
+match's hand results), else left of the dealer. ``first_round_leader_source`` is the clause
+for a first lead that no previous loser places (birdhead: "At the first round, the player
+selected at random becomes the start player."); an audit cites it for a first lead out of turn.
 
 Used by: birdhead ("Players play up to three cards in a trick").
 """
@@ -161,6 +167,15 @@ class ClimbingTricks(CheckingDoer):
         self.order_source = Source(**d["order_source"]) if "order_source" in d else None
         """The clause passing play to the next seat within a trick (None: the text is silent, and play passes
         clockwise as the component runs it)."""
+        self.first_round_leader_source = Source(**d["first_round_leader_source"]) \
+            if "first_round_leader_source" in d else src
+        """The clause saying who leads first in a hand that no previous loser starts (the first round)."""
+        self.losers_source = Source(**d["losers_source"]) if "losers_source" in d else src
+        """The clause naming the hand's loser (a wrong ``losers`` result with one loser)."""
+        self.several_losers_source = Source(**d["several_losers_source"]) \
+            if "several_losers_source" in d else self.losers_source
+        """The clause making every player who revealed the highest card a loser (a wrong ``losers`` result with
+        several losers)."""
         self.value_of: tuple[int, ...] = ()
         """The value of each rank of the deck (low to high), for ``top_last``."""
 
@@ -285,11 +300,12 @@ class ClimbingTricks(CheckingDoer):
             m ^= low
         return out
 
-    def allowed(self, st: State, cards: tuple[Card, ...]) -> tuple[str, Source] | None:
-        """Why playing ``cards`` now breaks a rule (and the clause), or None if it is legal."""
+    def allowed(self, st: State, cards: tuple[Card, ...]) -> tuple[str, Source | None] | None:
+        """Why playing ``cards`` now breaks a rule (and the clause), or None if it is legal. Cards the seat does
+        not hold break no clause (no text needs to say that only cards held are played): None as the clause."""
         hand = st.hands[st.cur]
         if not cards or len(set(cards)) != len(cards) or any(not hand >> c & 1 for c in cards):
-            return f"the cards must be in seat {st.cur}'s hand", self.source
+            return f"the cards must be in seat {st.cur}'s hand", None
         cs = self._s(st)
         ranks = self._ranks(cards)
         if not cs.plays:
@@ -647,7 +663,7 @@ class ClimbingTricks(CheckingDoer):
         cs.top = self.value_of[top] if top >= 0 else -1
         cs.last_leader = leader
 
-    def why_illegal(self, st: State, a: Action) -> tuple[str, Source]:
+    def why_illegal(self, st: State, a: Action) -> tuple[str, Source | None]:
         if self.codec.kind(a) != "play" or not self.codec.valid(a):
             return "cards must be played", self.source
         why = self.allowed(st, self.codec.cards(a))
@@ -660,7 +676,14 @@ class ClimbingTricks(CheckingDoer):
     # --- results, facts and views --------------------------------------------------
     def result_source(self, field: str) -> Source | None:
         """``trick_winners``: the trick-winner clause; the other fields: the component's clause."""
-        return self.winner_source if field == "trick_winners" else self.source
+        return self.winner_source if field == "trick_winners" else self.losers_source if field == "losers" \
+            else self.source
+
+    def result_value_source(self, field: str, value: Any) -> Source | None:
+        """``losers`` where the replay gives several: ``several_losers_source``; else :meth:`result_source`'s."""
+        if field == "losers" and isinstance(value, list) and len(value) > 1:
+            return self.several_losers_source
+        return self.result_source(field)
 
     def previous_fields(self) -> tuple[str, ...]:
         return ("losers",) if self.first_leader == "left_of_last_loser" else ()
@@ -668,7 +691,7 @@ class ClimbingTricks(CheckingDoer):
     def turn_source(self, st: State) -> Source | None:
         """A play following the lead: ``order_source`` (None without it: play passes clockwise, as the component
         runs it); a later lead: the trick winner's clause (the winner becomes the next start player); the first
-        lead: ``first_leader_source`` when the previous hand's loser placed it, else the component's clause."""
+        lead: ``first_leader_source`` when the previous hand's loser placed it, else ``first_round_leader_source``."""
         cs = self._s(st)
         if cs.plays:
             return self.order_source
@@ -677,7 +700,7 @@ class ClimbingTricks(CheckingDoer):
         prev = st.previous_result() if self.first_leader == "left_of_last_loser" else None
         if prev is not None and prev.get("losers"):
             return self.first_leader_source
-        return self.source
+        return self.first_round_leader_source
 
     def trick_winners(self, st: State) -> list[int]:
         """The winner of each trick completed so far this hand."""
@@ -694,13 +717,15 @@ class ClimbingTricks(CheckingDoer):
                 "top_last": cs.top}
 
     def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
-        """``loser``: a seat of the entity holds the highest revealed card; ``top_last``: its value."""
+        """``loser``: a seat of the entity holds the highest revealed card; ``top_last``: its value;
+        ``several_losers``: more than one player holds it."""
         cs = self._s(st)
         into["loser"] = any(s in cs.losers for s in seats)
         into["top_last"] = cs.top
+        into["several_losers"] = len(cs.losers) > 1
 
     def fact_names(self) -> list[str]:
-        return ["loser", "top_last"]
+        return ["loser", "top_last", "several_losers"]
 
     def public_view(self, st: State) -> dict[str, Any]:
         """The plays of the trick being played, who is winning it, and each trick's winner."""
@@ -724,4 +749,5 @@ class ClimbingTricks(CheckingDoer):
         return Declared((Transfer("play cards to the trick", HAND, TRICK, (1, self.max_lead), ("play",)),
                          Transfer("collect a trick", TRICK, WON, ALL, ("play",), follow_on=True), *reveal),
                         t * n, f"at most {t} tricks (each takes a card from every hand) of {n} plays",
-                        (Fact("loser", BOOL), Fact("top_last", tuple(sorted(set(self.value_of))))))
+                        (Fact("loser", BOOL), Fact("top_last", tuple(sorted(set(self.value_of)))),
+                         Fact("several_losers", BOOL)))

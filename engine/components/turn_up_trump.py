@@ -32,6 +32,12 @@ declare is theirs", a ``declarations`` phase). The host lists what each guest
 offers, hands a guest's action back to it, and counts it as the turn's pass
 when the guest says so; a guest may leave a player only the pass on later turns.
 
+Every card turned up this hand is listed in the public view's ``turned_up``; with ``turned_down:
+hidden`` only the card face up now is (the one on offer, then the one that fixed trump): a card
+turned face down when everyone passed stays face down for the hand (bird-dog-11 and bird-dog-21:
+"Cards that were not flipped (or were flipped face-down) remain face-down for the hand.";
+``turned_down_source``, and ``trump_card_source`` for the card kept face up).
+
 Used by: euchre, bird-dog-11, buck-euchre (``auto_trump``, ``all_pass: no_trump``)
 (and, per docs/design.md, bird-dog-21 and bird-dog-2p).
 """
@@ -97,6 +103,13 @@ class TurnUpTrump(Component):
         self.order_source = Source(**d["order_source"]) if "order_source" in d else None
         """The clause that says who calls first and that the turn passes to the next player (None: the first
         round's clause stands for the order too)."""
+        self.turned_down: str = d.get("turned_down", "shown")
+        """``shown``: ``turned_up`` lists every card turned up this hand; ``hidden``: only the one face up now."""
+        if self.turned_down not in ("shown", "hidden"):
+            raise SpecError(f"turned_down must be shown or hidden, got {self.turned_down!r}", file,
+                            key=f"{key}.turned_down")
+        self.turned_down_source = Source(**d["turned_down_source"]) if "turned_down_source" in d else None
+        self.trump_card_source = Source(**d["trump_card_source"]) if "trump_card_source" in d else None
         if self.all_pass not in ("dealer_must_name", "redeal", "turn_up_fixed", "up_card_fixed", "no_trump"):
             raise SpecError("all_pass must be dealer_must_name, redeal, turn_up_fixed, up_card_fixed or no_trump, "
                             f"got {self.all_pass!r}",
@@ -201,10 +214,12 @@ class TurnUpTrump(Component):
         return self._s(st).up
 
     def public_view(self, st: State) -> dict[str, Any]:
-        """Every card turned up this hand, and the one on offer now."""
+        """Every card turned up this hand (with ``turned_down: hidden``, only the one face up now), and the one
+        on offer now."""
         cs = self._s(st)
         names = st.game.deck.names
-        return {"turned_up": [names[c] for c in cs.seen], "up_card": names[cs.up] if cs.up >= 0 else None}
+        shown = cs.seen if self.turned_down == "shown" else tuple(c for c in cs.seen if c == cs.up)
+        return {"turned_up": [names[c] for c in shown], "up_card": names[cs.up] if cs.up >= 0 else None}
 
     def add_facts(self, st: State, seats: tuple[int, ...], into: dict[str, Value]) -> None:
         """``maker`` and ``trump_made``, from the contract this phase settled."""
