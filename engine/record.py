@@ -480,7 +480,7 @@ def _carry(st: State, g: Game, step: Mapping[str, Any], i: int, hidden_steps: di
         src: Source | None = ph.word_source(exc.kind, exc.word) if ph is not None else None
         raise RecordError(f"{exc} ({in_hand(st, i)})", index=i, source=src) from None
     except ActionError as exc:
-        raise RecordError(f"{exc} (hand {st.hand_no})", index=i) from None
+        raise RecordError(f"{exc} ({in_hand(st, i)})", index=i) from None
 
 
 def _carries(st: State, g: Game, step: Mapping[str, Any], i: int) -> bool:

@@ -96,3 +96,18 @@ def test_a_nil_asked_out_of_the_order_of_preference_cites_it() -> None:
         assert (v.error.source.quote, v.error.source.register) == (NIL, "nil-preference"), v.line()
         return
     pytest.fail("no nil question in 300 seeds")
+
+
+def test_an_action_its_kind_cannot_carry_is_placed_in_its_hand() -> None:
+    """birdhead: a lead of four cards, where a play carries at most three, is rejected at that action with its
+    place in the hand ("action 0 of the hand"), as every other rejection gives it."""
+    g = Game.from_system("birdhead")
+    st = play_stepped(g, 3, "random", hand_limit=1, keep_deals=True)[0]
+    rec = record_of(st)
+    seat = rec["actions"][0]["seat"]
+    hand = rec["deals"][0]["hands"][seat]
+    bad = copy.deepcopy(rec)
+    bad["actions"][0]["action"] = "play " + " ".join(hand[:4])
+    v = audit("t: ", bad)
+    assert v.verdict == "rejected" and v.error is not None and v.error.index == 0, v.line()
+    assert "at most 3" in str(v.error) and "action 0 of the hand" in str(v.error), v.line()
