@@ -57,9 +57,13 @@ _SHARE: Final = 720720
 """lcm(1 .. MAX_CARDS): a natural's share ``k / n`` of a meld's ``k`` wilds is a whole number of ``1 / _SHARE``."""
 _NO_MELD: Final = 1 << 40
 """A share no hand's wilds cover (:func:`out_screen`): the card fits no meld."""
-_share_tables: dict[tuple[object, ...], dict[int, tuple[int, ...]]] = {}
-"""For each (wild count, run rule): one suit's natural ranks -> :func:`_run_shares` (pure, and suits recur)."""
-_SHARE_TABLES_LIMIT: Final = 50_000
+RunShares = list[list[tuple[int, ...] | None]]
+"""Per wild count: one suit's natural ranks (a bit mask, the index) -> its :func:`_run_shares` (pure, and suits
+recur), for one run rule; a list indexed by the mask, not a dict (compiled, a dict key is boxed and hashed)."""
+_share_tables: dict[tuple[int, int, tuple[int, int, bool, bool, bool]], RunShares] = {}
+"""For each run rule (``min_size``, ``min_natural``, ``lines`` of :func:`screen_held`): its :data:`RunShares`."""
+_SHARE_TABLE_RANKS: Final = 16
+"""Decks of more ranks keep no :data:`RunShares` (a list of ``2 ** n_ranks`` entries per wild count)."""
 _places: dict[tuple[int, int, bool, bool, bool], tuple[tuple[int, dict[int, int]], ...]] = {}
 """For each run rule: each of the :func:`run_lines`, as its length and rank -> place."""
 Rule = tuple[int, int, tuple[int, ...], int, int, bool, bool, bool, bool]
@@ -622,16 +626,31 @@ def out_screen(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool,
                              min_natural, (n_ranks, ace_rank, ace_low, ace_high, wrap), unmeldable_ranks))
 
 
+def run_shares_memo(min_size: int, min_natural: int, lines: tuple[int, int, bool, bool, bool]) -> RunShares:
+    """The memo :func:`screen_held` keeps of :func:`_run_shares` for this rule (``lines``: :func:`run_lines`'s
+    arguments), shared by every caller of the rule."""
+    key = (min_size, min_natural, lines)
+    memo = _share_tables.get(key)
+    if memo is None:
+        memo = _share_tables[key] = []
+    return memo
+
+
 def screen_held(held: list[int], rank_of: tuple[int, ...], suit_of: tuple[int, ...], wild: tuple[bool, ...],
                 n_suits: int, kinds: int, min_size: int, min_natural: int, lines: tuple[int, int, bool, bool, bool],
-                unmeldable_ranks: tuple[int, ...] = ()) -> list[int]:
+                unmeldable_ranks: tuple[int, ...] = (), memo: RunShares | None = None) -> list[int]:
     """:func:`out_screen` of the cards ``held`` (card ids): those that may be discards, in the order held.
 
     Card ``c`` has rank ``rank_of[c]`` and suit ``suit_of[c]`` (below ``n_suits``; -1 for none), and is wild when
-    ``wild[c]``; ``lines`` are the arguments of :func:`run_lines`. Card ids and per-card tables, with no tuple per
-    card: a draw-and-discard turn asks it on every discard (:meth:`~cardspec.engine.components.melding.
-    MeldRules.out_discards`), and it usually rules every card out. It keeps to lists indexed by rank and suit,
-    and one pass that sums the shares.
+    ``wild[c]``; ``lines`` are the arguments of :func:`run_lines`; ``memo``, if given, is :func:`run_shares_memo`
+    of this rule (a caller asking often keeps it, saving the look-up by the rule). Card ids and per-card tables,
+    with no tuple per card: a draw-and-discard turn asks it on every discard (:meth:`~cardspec.engine.components.
+    melding.MeldRules.out_discards`), and it usually rules every card out. So the counts per rank and the ranks per suit
+    are bit fields of two ints, not lists (compiled, an int in a local is a machine word, one in a list a
+    boxed object); the shares are summed without a list, and the sum stops at the first card that settles
+    the answer "none": the shares of all the cards but the largest one only grow as cards are added, and no
+    card may go once they need more than the wilds held. Only a hand that passes is gone through again, for the
+    cards that may go.
 
     pre: len(rank_of) == len(suit_of) == len(wild) and all(0 <= c < len(rank_of) for c in held)
     pre: all(-1 <= s < n_suits for s in suit_of) and all(-1 <= r < lines[0] for r in rank_of) and lines[0] >= 1
@@ -646,66 +665,69 @@ def screen_held(held: list[int], rank_of: tuple[int, ...], suit_of: tuple[int, .
     [47, 34, 45]
     """
     n_ranks = lines[0]
-    n_wild = 0
-    count = [0] * n_ranks
-    have = [0] * n_suits  # suit -> its naturals' ranks, as a bit mask
+    width = len(held).bit_length()  # bits per rank's count: no count reaches 1 << width
+    n_wild = counts = have = 0  # counts: rank r's naturals at bit width * r; have: suit s's ranks at bit n_ranks * s
     for c in held:
         if wild[c]:
             n_wild += 1
             continue
         r = rank_of[c]
         if r >= 0:
-            count[r] = count[r] + 1
+            counts += 1 << width * r
             s = suit_of[c]
             if s >= 0:
-                have[s] = have[s] | (1 << r)
-    no = _NO_MELD
-    set_share = [no] * n_ranks
-    if kinds & SET:
-        for r in range(n_ranks):
-            k = count[r]
-            if k and k >= min_natural and k + n_wild >= min_size and r not in unmeldable_ranks:
-                set_share[r] = max(0, min_size - k) * _SHARE // k
-    runs: list[tuple[int, ...] | None] = [None] * n_suits
-    if kinds & RUN:
-        key = (n_wild, min_size, min_natural, *lines)
-        tables = _share_tables.get(key)
-        if tables is None:
-            tables = _share_tables[key] = {}
-        elif len(tables) > _SHARE_TABLES_LIMIT:
-            tables.clear()
-        for s in range(n_suits):
-            mask = have[s]
-            if mask:
-                shares_of = tables.get(mask)
-                if shares_of is None:
-                    shares_of = tables[mask] = _run_shares(mask, n_wild, min_size, min_natural, run_lines(*lines),
-                                                           lines[4], n_ranks)
-                runs[s] = shares_of
-    shares: list[int] = []
-    total = top = 0
-    for c in held:
-        if wild[c]:
+                have |= 1 << n_ranks * s + r
+    runs = kinds & RUN
+    tables: list[tuple[int, ...] | None] | None = None  # the memo of run shares, if kept
+    if runs and n_ranks <= _SHARE_TABLE_RANKS:
+        if memo is None:
+            memo = run_shares_memo(min_size, min_natural, lines)
+        while len(memo) <= n_wild:
+            memo.append([None] * (1 << n_ranks))
+        tables = memo[n_wild]
+    sets = kinds & SET
+    spare = n_wild * _SHARE  # what the wilds held cover
+    field = (1 << width) - 1
+    suit_ranks = (1 << n_ranks) - 1
+    out: list[int] = []  # the cards that may go (on the second pass)
+    least = 0  # (after the first pass) card c may go when its share is at least this (+ one wild's, if wild)
+    for keep in range(2):  # the sum, then (only if the hand passes) the cards that may go
+        total = top = 0
+        run: tuple[int, ...] = ()
+        run_suit = -1  # the suit whose run shares are ``run`` (cards held suit by suit look each suit up once)
+        for c in held:
             share = 0
-        else:
-            r = rank_of[c]
-            if r < 0:
-                share = no
-            else:
-                share = set_share[r]
-                s = suit_of[c]
-                if s >= 0:
-                    run = runs[s]
-                    if run is not None and run[r] < share:
-                        share = run[r]
-        shares.append(share)
-        total += share
-        if share > top:
-            top = share
-    least = total - n_wild * _SHARE  # card c may go when its share is at least this (+ one wild's, if wild)
-    if top < least:
-        return []
-    return [held[i] for i in range(len(held)) if shares[i] >= least + (_SHARE if wild[held[i]] else 0)]
+            is_wild = wild[c]
+            if not is_wild:
+                share = _NO_MELD
+                r = rank_of[c]
+                if r >= 0:
+                    k = counts >> width * r & field
+                    if sets and k >= min_natural and k + n_wild >= min_size and \
+                            (not unmeldable_ranks or r not in unmeldable_ranks):
+                        share = max(0, min_size - k) * _SHARE // k
+                    s = suit_of[c]
+                    if runs and s >= 0:
+                        if s != run_suit:
+                            mask = have >> n_ranks * s & suit_ranks
+                            got = tables[mask] if tables is not None else None
+                            if got is None:
+                                got = _run_shares(mask, n_wild, min_size, min_natural, run_lines(
+                                    n_ranks, lines[1], lines[2], lines[3], lines[4]), lines[4], n_ranks)
+                                if tables is not None:
+                                    tables[mask] = got
+                            run, run_suit = got, s
+                        if run[r] < share:
+                            share = run[r]
+            total += share
+            if share > top:
+                top = share
+            if total - top > spare:  # not even dropping the card of the largest share leaves a hand the wilds cover
+                return out  # (still empty)
+            if keep and share >= least + (_SHARE if is_wild else 0):
+                out.append(c)
+        least = total - spare
+    return out
 
 
 def out_discards(ranks: tuple[int, ...], suits: tuple[int, ...], wild: tuple[bool, ...], kinds: int, min_size: int,

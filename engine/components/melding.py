@@ -122,6 +122,8 @@ class MeldRules:
     _memo: dict[tuple[str, CardMask, int, Any], Any] = field(default_factory=dict, repr=False)
     _faces: dict[int, tuple[tuple[int, int, bool], ...]] = field(default_factory=dict, repr=False)
     _screens: dict[int, ScreenTables] = field(default_factory=dict, repr=False)
+    _run_shares: melds.RunShares = field(default_factory=list, repr=False)
+    """:func:`melds.run_shares_memo` of this clause's rule (set by :meth:`bind`)."""
 
     @staticmethod
     def build(d: Mapping[str, Any], key: str, file: str) -> MeldRules:
@@ -195,6 +197,7 @@ class MeldRules:
                      "ace_low": low, "ace_high": high, "wrap": wrap, "distinct_suits": self.distinct,
                      "wild_sets": self.wild_sets}
         self.lines = (len(deck.ranks), self.rule["ace_rank"], low, high, wrap)
+        self._run_shares = melds.run_shares_memo(self.min_size, self.min_natural, self.lines)
         if max(d.hand_size for d in game.round_deals) + 1 > melds.MAX_CARDS:
             raise SpecError(f"melding handles hands of at most {melds.MAX_CARDS - 1} cards", file, key=key)
 
@@ -334,7 +337,7 @@ class MeldRules:
         """
         rank_of, suit_of, is_wild, n_suits = self._screen_tables(ridx)
         maybe = melds.screen_held(Deck.cards_of(hand), rank_of, suit_of, is_wild, n_suits, self.kinds, self.min_size,
-                                  self.min_natural, self.lines)
+                                  self.min_natural, self.lines, memo=self._run_shares)
         if not maybe:  # the usual answer, so nothing is memoised: a drawn card makes nearly every hand new
             return []
         picks = [c for c in maybe if candidates >> c & 1]
