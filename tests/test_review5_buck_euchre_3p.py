@@ -125,20 +125,21 @@ def test_a_bid_with_a_card_after_its_suit_still_cites_no_clause() -> None:
 
 
 # --- 6. turned cards flipped face down -----------------------------------------------------------------------
-@pytest.mark.parametrize("system", ["bird-dog-21", "bird-dog-11"])
+@pytest.mark.parametrize("system", ["bird-dog-21", "bird-dog-11", "bird-dog-2p"])
 def test_cards_turned_down_are_not_listed_as_turned_up(system: str) -> None:
+    """bird-dog-2p too: "Establishing the solo player / Determining trump remains unchanged." """
     g = Game.from_system(system, {})
     st = g.new_initial_state(0)
     first = st.observation(0)["turned_up"]
     assert len(first) == 1
-    for _ in range(3):  # everyone passes the first declare round
+    for _ in range(g.num_players):  # everyone passes the first declare round
         st.apply(g.parse_action("pass"))
     obs = st.observation(0)
     assert obs["up_card"] is not None and obs["turned_up"] == [obs["up_card"]]
     assert first[0] not in obs["turned_up"]
     while st.phase == 0 and "pass" in st.legal_action_names():
         st.apply(g.parse_action("pass"))
-    for seat in range(3):
+    for seat in range(g.num_players):
         obs = st.observation(seat)
         assert len(obs["turned_up"]) == 1 and first[0] not in obs["turned_up"], obs["turned_up"]
     data = load(system).data["phases"][0]
