@@ -250,7 +250,6 @@ class State:
         later hand, and only fields a rule reads under the record's options; each phase then checks its own fields
         (:meth:`Component.check_previous`: a field it needs may not be left out of the start of a later hand)."""
         g = self.game
-        n = g.num_players
         given = "previous" in start
         prev = start.get("previous")
         if given:
@@ -268,12 +267,6 @@ class State:
                     raise MalformedRecordError(f"the start gives the previous hands' {k}, which no rule of {g.id} "
                                                f"reads (under these options; it reads {', '.join(sorted(read))})",
                                                path=f"start.previous.{k}")
-            if "losers" in read:
-                losers = prev.get("losers")
-                if not isinstance(losers, list) or not losers or len(set(losers)) != len(losers) or \
-                        any(type(s) is not int or not 0 <= s < n for s in losers):
-                    raise RecordError(f"the start's previous losers must be distinct seats 0..{n - 1}, at least one",
-                                      path="start.previous.losers")
         if self.first_hand > 0:
             for ph in g.phases:
                 ph.check_previous(self, prev if isinstance(prev, dict) else None)

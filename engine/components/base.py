@@ -289,9 +289,9 @@ class Component:
         """Refuse the ``start.previous`` of a record that starts at a later hand (``st.first_hand > 0``) where this
         phase's fields are missing or cannot be (raise :class:`~cardspec.engine.errors.MalformedRecordError`, naming
         the path); ``prev`` is None when the start gives none. Called as the state takes up the start, before the
-        first hand begins. By default nothing is checked here (``State`` checks ``losers``, and ``climbing_tricks``
-        refuses its absence as the hand's first lead is placed).
-        Used by: ``drop_out`` (``drop_outs``)."""
+        first hand begins. By default nothing is checked.
+        Used by: ``climbing_tricks`` (``losers``; their absence is refused as the hand's first lead is placed),
+        ``drop_out`` (``drop_outs``)."""
 
     def previous_values(self, st: State) -> dict[str, Any]:
         """What ``start.previous`` says for this phase's fields (:meth:`previous_fields`) of a record that would

@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..actions import Action, KindSig, whole_number
 from ..cards import Card, CardMask, Deck
-from ..errors import MalformedRecordError, Source, SpecError
+from ..errors import MalformedRecordError, RecordError, Source, SpecError
 from ..tables import Value
 from .base import CheckingDoer, PhaseState
 from .declared import ALL, BOOL, HAND, TRICK, WON, Declared, Fact, Transfer, seat_hand
@@ -687,6 +687,18 @@ class ClimbingTricks(CheckingDoer):
 
     def previous_fields(self) -> tuple[str, ...]:
         return ("losers",) if self.first_leader == "left_of_last_loser" else ()
+
+    def check_previous(self, st: State, prev: Mapping[str, Any] | None) -> None:
+        """``start.previous.losers``, where the first lead goes left of the last of them: distinct seats, at least
+        one. A later hand's start without it is refused as the hand's first lead is placed."""
+        if prev is None or self.first_leader != "left_of_last_loser":
+            return
+        n = st.game.num_players
+        losers = prev.get("losers")
+        if not isinstance(losers, list) or not losers or len(set(losers)) != len(losers) or \
+                any(type(s) is not int or not 0 <= s < n for s in losers):
+            raise RecordError(f"the start's previous losers must be distinct seats 0..{n - 1}, at least one",
+                              path="start.previous.losers")
 
     def turn_source(self, st: State) -> Source | None:
         """A play following the lead: ``order_source`` (None without it: play passes clockwise, as the component
