@@ -205,8 +205,8 @@ class ActionCodec:
         order :meth:`encode` would pack them (ascending unless the kind is ordered).
         """
         slot = self.slot
-        for i, c in enumerate(cards):
-            base |= (c + 1) << (slot * i)
+        for i in range(len(cards)):  # indexed: enumerate over a Sequence builds an iterator a call when compiled
+            base |= (cards[i] + 1) << (slot * i)
         return base
 
     def kind(self, a: Action) -> str:

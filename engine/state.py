@@ -35,7 +35,8 @@ STATE_FIELDS = (
     "game", "seed", "deals", "hand_no", "dealer", "active", "counters", "phase", "cur", "hands",
     "piles", "seat_piles", "contract", "tally", "history", "hand_results", "winners",
     "extra_hand", "hand_start", "chance_count", "comp", "cstate", "ring", "controller", "sides", "dealt",
-    "first_hand", "hand_limit", "halted", "start", "unseen", "contenders", "listed", "deal_log",
+    "first_hand", "hand_limit", "halted", "start", "unseen", "contenders", "listed", "listed_n", "listed_phase",
+    "listed_cur", "listed_hand", "listed_sizes", "deal_log",
 )
 
 
@@ -119,11 +120,17 @@ class State:
     """With ``keep_deals``: every hand's deal as it was dealt, before the first phase began (the dealer, each
     seat's hand, each table zone bottom to top), for :func:`~cardspec.engine.record.record_of` to write as
     explicit deals; None (the default): not kept."""
-    listed: tuple[tuple[int, int, int, int, int], tuple[Action, ...]] | None
+    listed: tuple[Action, ...] | None
     """The last list :meth:`legal_actions` made for a phase that keeps its lists (``Component.keeps_list``: its
-    check is that list, or costs more than a look-up in it), with the position it is for (:meth:`list_key`), so
-    that :meth:`apply` carries out an action from it with no second check; None: none kept (each :meth:`apply`
-    drops it)."""
+    check is that list, or costs more than a look-up in it), so that :meth:`apply` carries out an action from it
+    with no second check; None: none kept (each :meth:`apply` drops it). The position it is for
+    (:meth:`list_key`) is kept field by field in ``listed_n`` .. ``listed_sizes`` (:meth:`listed_key`): ints a
+    compiled build holds natively, where a tuple would box each of them on every action."""
+    listed_n: int
+    listed_phase: int
+    listed_cur: int
+    listed_hand: CardMask
+    listed_sizes: int
 
     def __init__(self, game: Game, seed: int | None, deals: Sequence[Mapping[str, Any]] | None,
                  start: Mapping[str, Any] | None = None, hand_limit: int | None = None, *,
@@ -146,6 +153,7 @@ class State:
         self.extra_hand = False
         self.contenders = ()
         self.listed = None
+        self.listed_n = self.listed_phase = self.listed_cur = self.listed_hand = self.listed_sizes = -1
         self.deal_log = [] if keep_deals else None
         if start is not None:
             self._start_from(start)
@@ -505,7 +513,13 @@ class State:
         comp = self.comp
         acts = comp.legal(self)
         if comp.keeps_list:
-            self.listed = (self.list_key(), tuple(acts))
+            cur = self.cur
+            self.listed = tuple(acts)
+            self.listed_n = len(self.history)
+            self.listed_phase = self.phase
+            self.listed_cur = cur
+            self.listed_hand = self.hands[cur] if cur >= 0 else -1
+            self.listed_sizes = self._list_sizes()
         return acts
 
     def list_key(self) -> tuple[int, int, int, int, int]:
@@ -526,11 +540,16 @@ class State:
                 sizes = sizes << 24 | len(piles[z])
         return sizes
 
-    def _listed_here(self, key: tuple[int, int, int, int, int]) -> bool:
-        """``key == self.list_key()``, compared field by field (no tuple built: this runs on every action)."""
+    def listed_key(self) -> tuple[int, int, int, int, int]:
+        """The position the kept list (:attr:`listed`) was made for, as :meth:`list_key` gave it then."""
+        return self.listed_n, self.listed_phase, self.listed_cur, self.listed_hand, self.listed_sizes
+
+    def _listed_here(self) -> bool:
+        """``self.listed_key() == self.list_key()``, compared field by field (no tuple built: this runs on every
+        action)."""
         cur = self.cur
-        return key[0] == len(self.history) and key[1] == self.phase and key[2] == cur and \
-            key[3] == (self.hands[cur] if cur >= 0 else -1) and key[4] == self._list_sizes()
+        return self.listed_n == len(self.history) and self.listed_phase == self.phase and self.listed_cur == cur \
+            and self.listed_hand == (self.hands[cur] if cur >= 0 else -1) and self.listed_sizes == self._list_sizes()
 
     def legal_action_names(self) -> list[str]:
         """``legal_actions()`` as names."""
@@ -565,7 +584,7 @@ class State:
         listed = self.listed
         if listed is not None:  # kept for a position this action ends (or, refused, leaves: listed again then)
             self.listed = None
-            if a not in listed[1] or not self._listed_here(listed[0]):
+            if a not in listed or not self._listed_here():
                 listed = None
         history.append((seat, a, self.phase))
         if listed is not None:  # listed for this very position: legal, carried out with no second listing
@@ -619,6 +638,11 @@ class State:
         new.start = self.start
         new.contenders = self.contenders
         new.listed = self.listed
+        new.listed_n = self.listed_n
+        new.listed_phase = self.listed_phase
+        new.listed_cur = self.listed_cur
+        new.listed_hand = self.listed_hand
+        new.listed_sizes = self.listed_sizes
         new.deal_log = self.deal_log[:] if self.deal_log is not None else None
         new.active = self.active[:]
         new.counters = self.counters[:]

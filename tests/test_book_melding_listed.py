@@ -157,7 +157,7 @@ def test_the_list_is_remembered_for_its_position_only() -> None:
     comp = _comp(st.game)
     assert comp.keeps_list and set(comp.list_piles) == {comp.stock, comp.discard}
     legal = st.legal_actions()
-    assert st.listed == (st.list_key(), tuple(legal))
+    assert st.listed == tuple(legal) and st.listed_key() == st.list_key()
     key = st.list_key()
     assert key[:4] == (len(st.history), st.phase, st.cur, st.hands[st.cur])
     st.apply(legal[0])
@@ -177,7 +177,7 @@ def test_a_pile_changed_from_outside_after_listing_gets_the_action_judged_afresh
     draw = next(a for a in legal if g.codec.kind(a) == "draw_stock")
     stock = st.piles[_comp(g).stock]
     st.piles[_comp(g).stock] = []  # changed from outside after the list was made
-    assert st.listed is not None and st.listed[0] != st.list_key()
+    assert st.listed is not None and st.listed_key() != st.list_key()
     assert not st.can_apply(draw) and not _forget(st.copy()).can_apply(draw)
     with pytest.raises(IllegalActionError):
         st.apply(draw)
