@@ -328,7 +328,12 @@ class Scoring:
             for t in self.tables:
                 p += t.evaluate(f)
             pts.append(p)
+        active = st.active
         for e, team in enumerate(st.game.teams):
-            if not any(st.active[s] for s in team):
+            out = True  # no seat of the entity still in (a loop: compiled, a generator in any() is an object)
+            for s in team:
+                if active[s]:
+                    out = False
+            if out:
                 pts[e] = 0
         return pts, facts

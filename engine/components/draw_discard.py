@@ -340,6 +340,10 @@ class DrawDiscard(Component):
         """``take`` with ``exchange_hand``: hand -> its take actions (the hand's orders; pure, so kept)."""
         self._take_sizes: set[int] = set()
         """The hand sizes whose ``take`` the codec has accepted (its check reads only the number of cards)."""
+        self._draw_lists: dict[int, tuple[Action, ...]] = {}
+        """The start of a turn (no discard to buy): the sorted list for each situation, packed in one int (the hand
+        when a take exchanges it, then whether the pickup pile has a card, whether a take is open, whether a knock
+        is); pure, so kept (up to :data:`TAKES_MEMO_LIMIT` situations)."""
         self._plain = {s.kind: self.codec.encode(s.kind) for s in self.action_sigs()  # actions naming nothing
                        if s.cards == (0, 0) and s.number is None and not s.choices and not s.suit}
         if self.stock not in game.deal.pile_names:
@@ -663,10 +667,18 @@ class DrawDiscard(Component):
             return [plain["draw_stock"]]
         if self._buy_open(st):  # first refusal: take the discard, or let it go to the buyers
             return [plain["pass"], plain["draw_discard"]]
+        can_take = self.takes and len(disc) >= self.take_need
+        can_knock = self.final_turns is not None and ms.knocker < 0 and (
+            ms.turns > 0 or self.first_turn_knock == "allowed")
+        key = ((hand if can_take and self.take_then == "exchange_hand" else 0) << 3
+               | (4 if disc else 0) | (2 if can_take else 0) | (1 if can_knock else 0))
+        kept = self._draw_lists.get(key)
+        if kept is not None:
+            return list(kept)
         out = [plain["draw_stock"]]
         if disc:
             out.append(plain["draw_discard"])
-        if self.takes and len(disc) >= self.take_need:
+        if can_take:
             if self.take_then == "exchange_hand":
                 takes = self._takes.get(hand)
                 if takes is None:  # the orders of the hand's cards, one per class of identical ones
@@ -685,10 +697,12 @@ class DrawDiscard(Component):
                 out.extend(takes)
             else:
                 out.append(plain["take"])
-        if self.final_turns is not None and ms.knocker < 0 and (
-                ms.turns > 0 or self.first_turn_knock == "allowed"):
+        if can_knock:
             out.append(plain["knock"])
         out.sort()
+        if len(self._draw_lists) >= TAKES_MEMO_LIMIT:
+            self._draw_lists.clear()
+        self._draw_lists[key] = tuple(out)
         return out
 
     def apply(self, st: State, a: Action) -> None:
