@@ -174,8 +174,10 @@ class Deck:
         if not later:
             return m
         redundant = 0
-        for j, s in enumerate(later, 1):
+        j = 1  # counted by hand: a compiled build calls enumerate(later, 1) as a Python builtin
+        for s in later:
             redundant |= (m << j) & s
+            j += 1
         return m & ~redundant
 
     def color_of(self, c: Card) -> str:
