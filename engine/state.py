@@ -398,6 +398,9 @@ class State:
 
             on_pile = {x.seat for x in seating.dummies if x.pile}
             self.hands, dealt, stand_ins = explicit_deal(self, explicit, [s for s in seats if s not in on_pile])
+            self.chance_count = 1  # the deal is the hand's first chance event, given or drawn: a later shuffle of
+            # the hand (a reshuffled stock) is the seeded game's second event either way, so that a seeded record
+            # written with its deals replays as played
         else:
             stand_ins = []
             order = self._permutation(g.deck.size)  # the whole deck shuffled
