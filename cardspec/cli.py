@@ -553,7 +553,11 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if not 1 <= args.jobs <= 64:
         raise UsageError(f"--jobs must be 1..64, got {args.jobs}")
     if not root.is_dir():
-        raise UsageError(f"--root {root}: no such folder")
+        if args.root:
+            raise UsageError(f"--root {root}: no such folder")
+        raise UsageError(f"no docs folder here ({root}) and none beside the specs ({spec_dir().resolve().parent}): "
+                         "`cardspec docs` checks a source checkout's generated documents; run it in the checkout, "
+                         "or name its docs folder with --root")
     if args.write:
         changed = write_docs(root, args.jobs)
         _emit(args, changed, "\n".join(f"wrote {c}" for c in changed) or "docs up to date")

@@ -221,7 +221,22 @@ def test_docs_run_from_outside_the_project_never_call_its_documents_out_of_date(
     if (Path(where).resolve().parent / "docs" / "generated.lock").is_file():
         assert p.returncode == 0 and "docs up to date" in p.stdout, p.stdout + p.stderr
     else:
-        assert p.returncode == 2 and "no such folder" in p.stderr and "out of date" not in p.stdout, p.stderr
+        assert p.returncode == 2 and "no docs folder here" in p.stderr and "--root" in p.stderr, p.stderr
+        assert "out of date" not in p.stdout
+
+
+def test_docs_away_from_a_checkout_says_what_it_needs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Review 7: away from a checkout, `cardspec docs` blamed a --root flag the user never gave. It says where it
+    looked and what it checks; a --root that names no folder is still named as such."""
+    from cardspec import cli
+
+    monkeypatch.setattr(cli, "_docs_root", lambda: tmp_path / "docs")
+    assert cli.main(["docs"]) == 2
+    err = capsys.readouterr().err
+    assert "no docs folder here" in err and "--root" in err and "--root docs" not in err and err.count("\n") == 1
+    assert cli.main(["docs", "--root", str(tmp_path / "nowhere")]) == 2
+    assert capsys.readouterr().err.rstrip().endswith("nowhere: no such folder")
 
 
 def test_no_document_names_a_path_of_one_machine() -> None:
