@@ -305,7 +305,8 @@ def conform(factory: Factory | str, system: str, options: Mapping[str, Any] | No
         left_out: list[str] = []
         cases = (vector_cases(game, left_out=left_out) if vectors else []) + seeded_cases(game, hands, seed)
         if not cases:
-            raise ConformError(f"no hands to run: {game.id} has no usable vectors and -n is 0")
+            why = f"{game.id} has no usable vectors" if vectors else "the vectors are left out (--no-vectors)"
+            raise ConformError(f"no hands to run: {why} and -n is 0")
         told = factory_system(game)
         call.new_hand()
         try:
