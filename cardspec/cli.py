@@ -11,7 +11,9 @@ import contextlib
 import json
 import os
 import random
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -721,9 +723,28 @@ def _backend_args(sp: argparse.ArgumentParser) -> None:
                          "instance started for the run)")
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived (``kill``, ``timeout``): raised in the main thread so that the command unwinds as on an
+    interrupt (a records file written under a temporary name is removed, an existing one left as it was)."""
+
+
+def _terminate_here(pid: int) -> Any:
+    """A SIGTERM handler for the process ``pid`` (the command's own): it raises :class:`Terminated` there; in a
+    process forked from it (a worker) the signal does what it does by default."""
+    def handler(signum: int, frame: Any) -> None:
+        if os.getpid() == pid:
+            raise Terminated
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+    return handler
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     out = sys.stdout
+    before: Any = None
+    if threading.current_thread() is threading.main_thread():
+        before = signal.signal(signal.SIGTERM, _terminate_here(os.getpid()))
     try:
         args = build_parser().parse_args(argv)
         args.json = args.json or args.json_anywhere
@@ -751,8 +772,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         _flush_quietly(out)
         print("cardspec: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        _flush_quietly(out)
+        print("cardspec: terminated", file=sys.stderr)
+        return 143
     finally:
         sys.stdout = out
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
 
 
 def _silence(out: TextIO) -> None:

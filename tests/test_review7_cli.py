@@ -38,3 +38,29 @@ def test_a_negative_seed_is_a_seed_like_any_other(tmp_path: Path) -> None:
 def test_no_hands_to_run_names_the_flag_that_left_the_vectors_out() -> None:
     with pytest.raises(ConformError, match=r"the vectors are left out \(--no-vectors\) and -n is 0"):
         conform(clean_factory, "euchre", hands=0, vectors=False)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigterm_leaves_no_temporary_records_file(tmp_path: Path, workers: str) -> None:
+    """README: a run that stops leaves an existing records file as it was. Review 7: SIGTERM (``kill``,
+    ``timeout``) left the temporary ``*.partial`` file behind; it now unwinds as an interrupt does (exit 143)."""
+    import signal
+    import time
+
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text("as it was\n")
+    p = subprocess.Popen([sys.executable, "-m", "cardspec", "simulate", "euchre", "-n", "1000000", "--seed", "1",
+                          "--workers", workers, "--records", str(keep)], cwd=tmp_path, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not any(f.name.endswith(".partial") and f.stat().st_size > 0 for f in tmp_path.iterdir()):
+            assert p.poll() is None and time.monotonic() < deadline, "no records were being written"
+            time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 143 and err.strip().endswith("cardspec: terminated"), (p.returncode, err)
+    assert [f.name for f in tmp_path.iterdir()] == ["keep.jsonl"] and keep.read_text() == "as it was\n"
