@@ -62,6 +62,10 @@ _WHOLE: Final = re.compile(r"-?[0-9]{1,9}")
 ``int`` refuses or reads as another digit), at most nine of them (so ``int`` never meets a 5,000-digit string)."""
 
 
+_SIGNED_DIGITS: Final = re.compile(r"-?[0-9]+")
+"""A number of any length in ASCII digits, maybe after a minus sign."""
+
+
 def whole_number(text: str) -> int | None:
     """``text`` as a whole number written in ASCII digits (at most nine, maybe after a minus sign), else None.
 
@@ -318,9 +322,14 @@ class ActionCodec:
         number: int | None = None
         suit = NO_SUIT
         if sig.number is not None and rest and rest[0].lstrip("-").isdigit():
-            if len(rest[0]) > 6 or whole_number(rest[0]) is None:
-                raise InvalidActionError(f"number '{rest[0][:12]}' is out of range" if rest[0].isascii() else
-                                         f"'{text.strip()[:60]}': '{kind}' takes a number in the digits 0 to 9")
+            if not _SIGNED_DIGITS.fullmatch(rest[0]):
+                raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' takes a number in the digits 0 to 9")
+            if len(rest[0]) > 6:  # past every range a kind takes: named as such, so a clause setting it is cited
+                lo, hi = sig.number
+                digits = rest[0].lstrip("-")
+                shown = rest[0] if len(rest[0]) <= 15 else f"{rest[0][:12]}... ({len(digits)} digits)"
+                raise NumberRangeError(f"'{kind}' takes a number from {lo} to {hi}, not {shown}", kind,
+                                       lo - 1 if rest[0].startswith("-") else hi + 1)
             number, rest = int(rest[0]), rest[1:]
         elif sig.number is not None and rest and _NOT_WHOLE.fullmatch(rest[0]):
             raise InvalidActionError(f"'{text.strip()[:60]}': '{kind}' takes a whole number, not '{rest[0][:12]}'")

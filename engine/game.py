@@ -323,7 +323,9 @@ class Game:
                     if exc.kind in ph.codec_kinds():
                         why = ph.number_bound(exc.kind, exc.number)
                         if why is not None:
-                            raise OutOfRangeActionError(" ".join(text.split()), why[0], why[1]) from None
+                            shown = " ".join(text.split())
+                            shown = shown if len(shown) <= 60 else f"{shown[:57]}..."  # a number of any length
+                            raise OutOfRangeActionError(shown, why[0], why[1]) from None
                 raise
             if len(self._parsed) < 100_000:
                 self._parsed[text] = a
