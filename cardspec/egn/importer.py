@@ -14,12 +14,13 @@ that card.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.errors import CardspecError, RecordError
-from ..engine.record import FORMAT, check_record
+from ..engine.errors import CardspecError, MalformedRecordError, RecordError
+from ..engine.record import FORMAT, dumps, replay
 from .notation import EgnDeal, EgnGame, Reader
 from .rules import SYSTEM, Rules, RulesetError, game, hand_points, options_of, partner_suit, trick_winner
 
@@ -286,6 +287,10 @@ class _Record:
     """Whether its start's totals are the game's ``initialScore``."""
     deals: list[dict[str, Any]] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    deal_paths: list[str] = field(default_factory=list)
+    """The JSON path of the EGN deal each of :attr:`deals` comes from."""
+    action_paths: list[str] = field(default_factory=list)
+    """The JSON path of the EGN deal each of :attr:`actions` comes from."""
     open: bool = True
     results: dict[str, Any] | None = None
 
@@ -342,6 +347,8 @@ def game_records(r: Reader, g: EgnGame) -> list[dict[str, Any]]:
             records.append(cur)
         cur.deals.append(last.deal)
         cur.actions.extend(last.actions)
+        cur.deal_paths.append(d.path)
+        cur.action_paths.extend([d.path] * len(last.actions))
         if last.complete:
             if last.points is None:
                 unknown = True
@@ -371,14 +378,54 @@ def game_records(r: Reader, g: EgnGame) -> list[dict[str, Any]]:
 
 
 def _well_formed(r: Reader, rec: dict[str, Any], made: _Record) -> None:
-    """Refuse a record that ``cardspec replay`` would call malformed (its schema, its options, its start: a
-    ``dealNumber`` past the most hands a record counts, an ``initialScore`` too large or that already ends the
-    match), naming the EGN key it comes from: nothing is written that cannot be read back."""
+    """Refuse a record that ``cardspec replay`` would call malformed, naming the EGN key it comes from: nothing
+    is written that cannot be read back. The record is replayed as replay reads it from the file written (the
+    same checks, not only those made before the first action: the schema, the options, the start, such as a
+    ``dealNumber`` past the most hands a record counts or an ``initialScore`` too large or that already ends
+    the match, and those made as the actions are played, such as a turned card left unseen). A record that
+    reads well but breaks a rule is written: the audit rejects it at the breach."""
     try:
-        check_record(rec)
-    except CardspecError as exc:
-        path = exc.path if isinstance(exc, RecordError) else ""
-        at = ("metadata.initialScore" if path.startswith("start.totals") and made.initial else
-              f"{made.origin}.dealNumber" if path.startswith("start.hand") else
-              "metadata.ruleset" if path.startswith("options") else made.origin)
-        r.fail(at, f"cannot be imported: the record made from it would be malformed ({exc})")
+        replay(json.loads(dumps(rec)))
+    except MalformedRecordError as exc:
+        bad: CardspecError = exc
+    except RecordError:
+        return
+    except CardspecError as exc:  # a start the game refuses (replay itself stops on it)
+        bad = exc
+    else:
+        return
+    if isinstance(bad, RecordError):
+        why = (f"action {bad.index}: " if bad.index is not None else f"{bad.path}: " if bad.path else "") + bad.message
+    else:
+        why = str(bad)
+    r.fail(_source_of(bad, rec, made), f"cannot be imported: the record made from it would be malformed (record "
+           f"{why})")
+
+
+def _source_of(exc: CardspecError, rec: dict[str, Any], made: _Record) -> str:
+    """The JSON path of the EGN key a malformed record's error comes from (the game's deal, when no finer)."""
+    path = exc.path if isinstance(exc, RecordError) else ""
+    index = exc.index if isinstance(exc, RecordError) else None
+    if path.startswith("start.totals") and made.initial:
+        return "metadata.initialScore"
+    if path.startswith("start.hand"):
+        return f"{made.origin}.dealNumber"
+    if path.startswith("options"):
+        return "metadata.ruleset"
+    parts = path.split(".")
+    if parts[0] == "deals" and len(parts) > 1 and parts[1].isdigit() and int(parts[1]) < len(made.deal_paths):
+        k = int(parts[1])
+        st = f"{made.deal_paths[k]}.initialState"
+        field_ = parts[2] if len(parts) > 2 else ""
+        if field_ == "hands":
+            return f"{st}.playerCards" + (f".{parts[3]}" if len(parts) > 3 else "")
+        if field_ == "dealer":
+            return f"{st}.dealer"
+        if field_ == "piles":  # the kitty: the turned card on top (upCard), the 1.0 kitty under it
+            return f"{st}.upCard" if rec["deals"][k]["piles"]["kitty"][:1] == [UNSEEN] else st
+        return made.deal_paths[k]
+    if index is None and parts[0] == "actions" and len(parts) > 1 and parts[1].isdigit():
+        index = int(parts[1])
+    if index is not None and 0 <= index < len(made.action_paths):
+        return made.action_paths[index]
+    return made.origin

@@ -157,6 +157,16 @@ def _short(v: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def kind_of(v: Any) -> str:
+    """What a JSON value is, as an error names it (``an integer``, ``a number``, ``a string`` ...)."""
+    return _kind(v)
+
+
+def short(v: Any) -> str:
+    """A JSON value as an error shows it, cut at 40 characters."""
+    return _short(v)
+
+
 def _join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else str(key)
 
@@ -265,8 +275,8 @@ def _game(r: Reader, top: dict[str, Any], path: str) -> EgnGame:
         r.note("metadata", f"{', '.join(dropped)} not kept: records have no place for them")
     if "initialScore" not in meta:
         r.fail("metadata", "missing the required key 'initialScore'")
-    initial = _score(r, meta["initialScore"], "metadata.initialScore", True)
-    final = _score(r, meta["finalScore"], "metadata.finalScore", False) if "finalScore" in meta else None
+    initial = _score(r, meta["initialScore"], "metadata.initialScore")
+    final = _score(r, meta["finalScore"], "metadata.finalScore") if "finalScore" in meta else None
     ruleset = r.obj(meta.get("ruleset", {}), "metadata.ruleset")
     deals = []
     extras: dict[str, list[str]] = {}
@@ -305,14 +315,13 @@ def _players(r: Reader, v: Any) -> list[str]:
     return out
 
 
-def _score(r: Reader, v: Any, path: str, initial: bool) -> list[int]:
+def _score(r: Reader, v: Any, path: str) -> list[int]:
+    """``initialScore`` or ``finalScore``: two integers, team 0/2's score then team 1/3's; any other value is
+    of the wrong type, and the file cannot be read (docs/egn.md)."""
     items = [r.integer(x, f"{path}.{i}") for i, x in enumerate(r.arr(v, path, 2))]
     if len(items) != 2:
-        r.note(path, f"holds {len(items)} scores, not 2; the missing ones are taken as 0" if initial else
-               f"holds {len(items)} scores, not 2; not checked")
-        if not initial:
-            return []
-    return [*items, 0, 0][:2]
+        r.fail(path, f"must be an array of 2 integers (team 0/2's score, team 1/3's), got {_short(items)}")
+    return items
 
 
 def _deal(r: Reader, d: dict[str, Any], path: str, legacy: bool, extras: dict[str, list[str]]) -> EgnDeal:

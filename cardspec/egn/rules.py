@@ -1,6 +1,7 @@
 """EGN's ruleset against cardspec's euchre options, and the few euchre facts the importer works out itself.
 
-:func:`options_of` maps a ruleset to options, reporting every key it cannot map; :func:`ruleset_of`
+:func:`options_of` maps a ruleset to options, reporting every key it cannot map (a value of the wrong type is
+an error, :class:`RulesetError`); :func:`ruleset_of`
 maps options back. Options that another change may add (``loner_lead``, ``lone_defender``,
 ``target``, ``dealer_discard``, ``canadian_loner``) are used only when the euchre spec declares them.
 
@@ -17,6 +18,7 @@ from typing import Any
 from ..engine.errors import CardspecError
 from ..engine.game import Game
 from ..engine.spec import load
+from .notation import kind_of, short
 
 SYSTEM = "euchre"
 SUIT_LETTERS = "cdhs"
@@ -53,9 +55,13 @@ def has_option(name: str, value: Any = None) -> bool:
     return d is not None and (value is None or d[0] != "enum" or value in d[2])
 
 
+_TYPE_NAMES: dict[type, str] = {bool: "true or false", int: "an integer", str: "a string"}
+"""What each type of :data:`RULESET_DEFAULTS` is called in an error."""
+
+
 class RulesetError(ValueError):
-    """A ruleset value that maps to an option value the euchre spec refuses (``winning_score: 1000``): the game
-    cannot be imported. ``key`` is the ruleset key."""
+    """A ruleset value of the wrong type (``winning_score: 7.5``) or that maps to an option value the euchre spec
+    refuses (``winning_score: 1000``): the game cannot be imported. ``key`` is the ruleset key."""
 
     def __init__(self, key: str, message: str) -> None:
         super().__init__(message)
@@ -88,9 +94,8 @@ def options_of(ruleset: dict[str, Any], note: Any) -> Rules:
             note(k, "unknown ruleset key, ignored")
             continue
         want = type(RULESET_DEFAULTS[k])
-        if type(v) is not want:
-            note(k, f"{v!r} is not a {want.__name__}; the default {RULESET_DEFAULTS[k]!r} is used")
-            continue
+        if type(v) is not want:  # a value of the wrong type: the file cannot be read (docs/egn.md)
+            raise RulesetError(k, f"must be {_TYPE_NAMES[want]} (EGN's type for it), got {kind_of(v)} {short(v)}")
         rs[k] = v
     opts: dict[str, Any] = {"farmers_hand": "off", "all_pass": "dealer_must_name" if rs["std"] else "redeal"}
     importable = True
