@@ -87,6 +87,7 @@ class Verifier:
         self.spec = spec
         self.timeout_ms = timeout_ms
         self.by_option, self.by_prop = _resolver(spec)
+        self.decisions: dict[str, Any] = {a.id: a.decision for a in spec.ambiguities}
 
     def _run(self, key: tuple[Any, ...], q: Callable[[Any], Query]) -> tuple[str, dict[str, Any] | None, float]:
         key = (self.timeout_ms, *key)
@@ -168,6 +169,10 @@ class Verifier:
                 continue
             hit_opt = _hit_option(spec, tid)
             amb = self.by_option.get(hit_opt) if hit_opt else None
+            # a row dead under the hit policy is the register's only under a reading the register did not decide
+            # (which it plays to show its consequences); under the decision it is a defect of the table
+            dead_amb = amb if amb is not None and hit_opt is not None and key_of(
+                game.options.get(hit_opt)) != key_of(self.decisions.get(amb)) else None
             t = next(x for x in game.scoring.tables if x.id == tid)
             if prop == "table rows never conflict" and t.hit == "unique":
                 continue
@@ -179,8 +184,8 @@ class Verifier:
                 if st == "counterexample":
                     yield finding(name, "proved", s, "reachable")
                 elif st == "proved":
-                    yield finding(name, "flagged" if amb else "counterexample", s,
-                                  f"dead row under hit policy '{t.hit}'", None, amb)
+                    yield finding(name, "flagged" if dead_amb else "counterexample", s,
+                                  f"dead row under hit policy '{t.hit}'", None, dead_amb)
                 else:
                     yield finding(name, st, s)
             elif prop == "table rows never conflict" and st == "counterexample":

@@ -4,7 +4,8 @@ For every table of the spec (after options are applied):
 
 * ``complete``: every reachable situation (the fact model of
   :mod:`cardspec.verification.facts`) matches some row;
-* ``deterministic``: no two rows with different results match one situation;
+* ``deterministic``: no two rows with different results match one situation (under the ``unique`` hit
+  policy no two rows at all, as the engine refuses a situation two rows match);
   under the ``first`` or ``most_specific`` hit policy an overlap is resolved
   by the policy, which must then come from an option that the ambiguity
   register names (otherwise the overlap fails verification);
@@ -79,8 +80,11 @@ def queries(game: Game) -> list[tuple[str, str, Callable[[z3.Context], Query]]]:
                     # most_specific: two rows of one volume conflict only where no narrower row matches
                     narrower = [row_cond(fm, 0, t, c) for c in t.rows
                                 if t.hit == "most_specific" and c.volume < a.volume]
-                    bad.append(z3.And(row_cond(fm, 0, t, a), row_cond(fm, 0, t, b),
-                                      row_out(fm, 0, a) != row_out(fm, 0, b), *[z3.Not(c) for c in narrower]))
+                    # unique: any two rows that match one situation are an error there (DecisionTable.select),
+                    # whether or not their results agree
+                    differ = [] if t.hit == "unique" else [row_out(fm, 0, a) != row_out(fm, 0, b)]
+                    bad.append(z3.And(row_cond(fm, 0, t, a), row_cond(fm, 0, t, b), *differ,
+                                      *[z3.Not(c) for c in narrower]))
             return Query(ctx, [z3.Or(bad) if bad else z3.BoolVal(False, ctx)], fm.show(0, t), base=fm)
 
         def raw_overlap(ctx: z3.Context, t: DecisionTable = t) -> Query:
