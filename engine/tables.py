@@ -81,18 +81,18 @@ class Row:
         return out
 
 
-def _domain(name: str, spec: Mapping[str, Any], file: str) -> tuple[Value, ...]:
+def _domain(name: str, spec: Mapping[str, Any], file: str, key: str = "") -> tuple[Value, ...]:
     t = spec["type"]
     if t == "bool":
         return (False, True)
     if t == "int":
         lo, hi = spec.get("min"), spec.get("max")
         if lo is None or hi is None or lo > hi or hi - lo > 10_000:
-            raise SpecError(f"int input '{name}' needs min <= max (at most 10000 apart)", file, key=name)
+            raise SpecError(f"int input '{name}' needs min <= max (at most 10000 apart)", file, key=key or name)
         return tuple(range(lo, hi + 1))
     values = spec.get("values") or []
     if not values:
-        raise SpecError(f"enum input '{name}' needs values", file, key=name)
+        raise SpecError(f"enum input '{name}' needs values", file, key=key or name)
     return tuple(values)
 
 
@@ -139,11 +139,12 @@ class DecisionTable:
         """Compile a table from its (option-resolved) spec; ``key`` and ``line`` say where it is in ``file``
         (``scoring.tables.0``, and its line when known), for the errors it raises when it is evaluated."""
         tid = spec["id"]
-        inputs = tuple(Input(n, s["type"], _domain(n, s, file)) for n, s in spec["inputs"].items())
+        at = key or f"scoring.tables.{tid}"  # errors name the table by its key (its index), so its line is found
+        inputs = tuple(Input(n, s["type"], _domain(n, s, file, f"{at}.inputs.{n}")) for n, s in spec["inputs"].items())
         by_name = {i.name: i for i in inputs}
         rows = []
         for i, r in enumerate(spec["rows"]):
-            where = f"scoring.tables.{tid}.rows.{i}"
+            where = f"{at}.rows.{i}"
             allowed: dict[str, frozenset[Value]] = {}
             for k, cond in r["when"].items():
                 if k not in by_name:

@@ -1,0 +1,40 @@
+"""Review 7: an error in a scoring table's input or row names the table by its key (``scoring.tables.0``), so the
+message carries the line of the row or input itself, not the line of ``tables:``."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardspec.engine.errors import SpecError
+from cardspec.engine.loader import spec_dir
+from cardspec.engine.spec import load
+
+
+def _edited(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
+    for f in spec_dir().glob("*.yaml"):
+        shutil.copy(f, tmp_path / f.name)
+    path = tmp_path / "euchre.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    line = text[:text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path, line
+
+
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ("- when: {maker: true, tricks: [3, 5]}", "- when: {makr: true, tricks: [3, 5]}",
+     "scoring.tables.0.rows.0.when.makr"),
+    ("- when: {tricks: [0, 2]}", "- when: {tricks: [0, 9]}", "scoring.tables.0.rows.8.when.tricks"),
+    ("- when: {tricks: [0, 2]}", "- when: {tricks: [2, 0]}", "scoring.tables.0.rows.8.when.tricks"),
+    ("        tricks: {type: int, min: 0, max: 5}\n        alone:", "        tricks: {type: int, min: 5, max: 0}\n"
+     "        alone:", "scoring.tables.0.inputs.tricks"),
+])
+def test_a_table_error_names_its_row_or_input(tmp_path: Path, old: str, new: str, key: str) -> None:
+    path, line = _edited(tmp_path, old, new)
+    with pytest.raises(SpecError) as e:
+        load(str(path))
+    text = str(e.value)
+    assert f"key '{key}'" in text and f"euchre.yaml:{line}:" in text, text
