@@ -59,8 +59,16 @@ from .state import State
 from .unseen import UNCHECKED, UNSEEN, Unseen, in_hand, reading
 
 FORMAT = "cardspec-record/1"
-MAX_RECORD_BYTES = 1_000_000  # real records are about 15 KB; a hostile line of tiny containers
-# costs about 25 bytes of Python objects per byte, so this bounds a parse at about 30 MB
+MAX_RECORD_BYTES = 64 << 20
+"""The longest record (a line of JSON Lines, or a whole document) a replay reads: 64 MiB. Every record the engine
+writes must be read back, and the largest are far below it: a match that runs to its action bound stops with an
+error, unwritten, and a bundled game that declares its actions per hand stops within 570,000 actions
+(``Game.action_bound``: dirty-clubs' 57 a hand times 10,000 hands) at about 66 bytes an action, deals and results
+included (measured), so under 40 MB; the games of a fixed number of rounds (the-card-game, hand-and-foot) write
+a few MB at most (the-card-game's 22 rounds with 3 players: 3.7 MB; 1.2 MB with 6). The limit still bounds a
+hostile line: a line past :data:`DENSE_FREE_BYTES` is parsed only when no denser than records are (tiny containers,
+about 25 bytes of Python objects per byte, are refused unparsed), and the worst it may then hold, short strings,
+costs about 1.5 GB at the limit (``docs/records.md``)."""
 _CHUNK = 1 << 18
 _NON_SPACE = re.compile(rb"[^ \t\r\n]")
 _BOM = b"\xef\xbb\xbf"
@@ -403,7 +411,8 @@ def check_record(rec: Any, where: str = "") -> State:
     _check_integers(rec)
     g = game_for(rec)
     _check_seats(g, rec["actions"])
-    _check_deals(g, rec.get("deals"))
+    start = rec.get("start")
+    _check_deals(g, rec.get("deals"), start.get("hand", 0) if isinstance(start, dict) else 0)
     return _initial_state(g, rec)
 
 
@@ -436,9 +445,10 @@ def _replay(rec: Any, where: str) -> Replay:
                 ended = _carry(st, g, step, i, hidden_steps, notes)
         if stated is not None and len(st.hand_results) > checked_hands:  # a hand ended: check what it states
             checked_hands = _check_hands(st, stated, checked_hands, i, rec)
+    if stated is not None and ended is not None and not _ends_as_stated(st, stated, checked_hands, rec):
+        ended[0].rescue(st, ended[1], lambda t: _ends_as_stated(t, stated, checked_hands, rec))  # the match's end
+    _check_unused_deals(st, rec.get("deals"))
     if stated is not None:
-        if ended is not None and not _ends_as_stated(st, stated, checked_hands, rec):  # the match's end and winners
-            ended[0].rescue(st, ended[1], lambda t: _ends_as_stated(t, stated, checked_hands, rec))
         _check_hands(st, stated, checked_hands, len(rec["actions"]) - 1, rec, final=True)
         want = stated.get("winners")
         got = list(st.winners) if st.winners is not None else None
@@ -453,6 +463,21 @@ def _replay(rec: Any, where: str) -> Replay:
             st.unseen.ended()
         notes.extend(st.unseen.notes)
     return Replay(st, notes, hidden_steps)
+
+
+def _check_unused_deals(st: State, deals: Sequence[Any] | None) -> None:
+    """Refuse a record that lists deals for hands never played, once play is over (the match won, or the
+    record's one hand played): no match deals them, so the record cannot have come from one (``malformed``,
+    path ``deals.K``, the first deal no hand used). A record that stops before the match is over may list deals
+    of the hands still to come."""
+    if not deals or not st.is_terminal():
+        return
+    used = st.hand_no - st.first_hand + 1  # the deals of hands first_hand .. hand_no (thrown-in hands too)
+    if len(deals) > used:
+        over = "the record's one hand is over" if st.halted == "hand_limit" else "the match is over"
+        raise MalformedRecordError(f"{counted(len(deals), 'deal')} listed, but {over} after "
+                                   f"{counted(used, 'hand')}: deal {used} and those after it are dealt for no hand",
+                                   path=f"deals.{used}")
 
 
 _Ended = tuple[Unseen, Action]
@@ -519,21 +544,41 @@ def _check_seats(g: Game, actions: list[Any]) -> None:
                           path=f"actions.{i}.seat")
 
 
-def _check_deals(g: Game, deals: list[Any] | None) -> None:
+def _check_deals(g: Game, deals: list[Any] | None, first_hand: int = 0) -> None:
     """Refuse, before play, a deal that is no deal of the game wherever it stands in the record: a dealer who is
-    no player, a name that is no card of the deck, a card dealt more often than the deck holds it. (The number
-    of hands and the sizes a hand's rules give are checked as each hand is dealt, also as malformed:
+    no player, a pile the hand's deal does not have or one it has left out (named before any card is read: a
+    card in an unknown pile is no duplicate of the one dealt), a name that is no card of the deck, a card dealt
+    more often than the deck holds it. ``deals[i]`` is the deal of hand ``first_hand + i``. (The number of hands
+    and the sizes a hand's rules give are checked as each hand is dealt, also as malformed:
     :func:`explicit_deal`.)"""
     for i, d in enumerate(deals or ()):
         dealer = d.get("dealer")
         if dealer is not None and not 0 <= dealer < g.num_players:
             raise RecordError(f"dealer {dealer}: the dealer must be a player, 0..{g.num_players - 1}",
                               path=f"deals.{i}.dealer")
+        _check_pile_names(g, d.get("piles", {}), first_hand + i, f"deals.{i}.piles")
         reader = _DealReader(g.deck, f"deals.{i}")
         for s, h in enumerate(d.get("hands") or ()):  # their number and sizes: explicit_deal's, as each is dealt
             reader.mask(h, s)
         for name, pile in (d.get("piles") or {}).items():
             reader.cards(pile, name)
+
+
+def _check_pile_names(g: Game, piles: Any, hand_no: int, at: str) -> None:
+    """Refuse a deal's ``piles`` whose names are not exactly the piles the deal of hand ``hand_no`` makes: an
+    unknown pile is named (path ``at.NAME``), a missing one too (path ``at``), before any card in them is read.
+    Not a mapping: left to :func:`explicit_deal` (the schema refuses it first)."""
+    if not isinstance(piles, dict):
+        return
+    names = [p.name for p in g.deal_for(hand_no).piles]
+    if piles.keys() == set(names):
+        return
+    exactly = f"piles must give exactly {sorted(names)}"
+    unknown = next((k for k in piles if k not in names), None)
+    if unknown is not None:
+        raise RecordError(f"unknown pile {short_repr(unknown)}: {exactly}", path=f"{at}.{unknown}")
+    missing = [k for k in names if k not in piles]
+    raise RecordError(f"{exactly} (missing {', '.join(map(repr, missing))})", path=at)
 
 
 def _check_integers(rec: Mapping[str, Any]) -> None:
@@ -931,6 +976,10 @@ def _records_of(opened: Any, path: Path) -> Iterator[tuple[str, Any]]:
     except RecordError as exc:
         yield f"{path}:{n}: ", exc
         text = ""
+    dense = _too_dense(text, f"{path}:{n}") if text else None
+    if dense is not None:  # refused unparsed; the lines after it are records of their own
+        yield f"{path}:{n}: ", dense
+        text = ""
     parsed = _try_json(text) if text else _NOT_JSON
     if parsed is _NOT_JSON and text.lstrip()[:1] in ("{", "[") and not _whole_json(text):
         # The first line does not parse alone: the file is one (pretty-printed) document. (A line that
@@ -989,6 +1038,9 @@ class _Gunzip:
 
 def _record_or_error(raw: bytes, where: str) -> Any:
     """One line parsed, or the :class:`RecordError` that says why it is no record."""
+    dense = _too_dense(raw, where)
+    if dense is not None:
+        return dense
     rec = _quick(raw)  # orjson reads UTF-8 bytes and checks them
     if rec is not _NOT_JSON:
         return rec
@@ -1003,6 +1055,7 @@ def _lines(fh: Any, path: Path) -> Iterator[tuple[int, bytes]]:
     buf = bytearray()
     n = 0  # newlines consumed so far: the current line is n + 1
     at_start = True
+    seen = 0  # the bytes of buf's unfinished first line already searched for a newline (a long line: not again)
     while True:
         chunk = fh.read(_CHUNK)
         if at_start:
@@ -1018,9 +1071,11 @@ def _lines(fh: Any, path: Path) -> Iterator[tuple[int, bytes]]:
                 break
             i = m.start()
             n += buf.count(b"\n", pos, i)
-            nl = buf.find(b"\n", i)
+            nl = buf.find(b"\n", max(i, seen))
+            seen = 0
             if nl < 0:
                 pos = i
+                seen = len(buf) - i  # kept from i on: searched up to the end
                 break
             if nl - i > MAX_RECORD_BYTES:
                 raise RecordError(f"{path}:{n + 1}: line longer than {MAX_RECORD_BYTES} bytes")
@@ -1037,6 +1092,37 @@ def _lines(fh: Any, path: Path) -> Iterator[tuple[int, bytes]]:
 
 
 _NOT_JSON = object()
+
+DENSE_FREE_BYTES = 1_000_000
+"""A record up to this long is parsed whatever it holds (the densest such line, of tiny containers, costs about
+25 MB of Python objects). A longer one is parsed only when it is no denser than records are (:func:`_too_dense`)."""
+_BYTES_PER_CONTAINER = 12
+"""In a record longer than :data:`DENSE_FREE_BYTES`, at least this many bytes per array or object (``[``, ``{``):
+the records the engine writes hold one per 27 bytes or more (an action is an object of about 30 bytes)."""
+_BYTES_PER_VALUE = 4
+"""In such a record, at least this many bytes per value (an array, an object, or one after a comma): the engine's
+records hold one per 7.7 bytes or more (a deal's card names, ``"10H",``)."""
+
+
+def _too_dense(doc: str | bytes, where: str) -> RecordError | None:
+    """The error for a record longer than :data:`DENSE_FREE_BYTES` that packs more arrays, objects or values in its
+    bytes than any record does (a hostile line of tiny containers, which would cost tens of bytes of Python objects,
+    and seconds of garbage collection, per byte it has), told by counting at C speed before it is parsed; else
+    None. Brackets and commas inside strings are counted too: a record's strings are short card names and words."""
+    n = len(doc)
+    if n <= DENSE_FREE_BYTES:
+        return None
+    if isinstance(doc, bytes):
+        containers = doc.count(b"[") + doc.count(b"{")
+        values = containers + doc.count(b",")
+    else:
+        containers = doc.count("[") + doc.count("{")
+        values = containers + doc.count(",")
+    if containers * _BYTES_PER_CONTAINER <= n and values * _BYTES_PER_VALUE <= n:
+        return None
+    return RecordError(f"{where}: not a record: {n} bytes holding {containers} arrays and objects and {values} "
+                       f"values, more than a record longer than {DENSE_FREE_BYTES} bytes holds (at most one array or "
+                       f"object per {_BYTES_PER_CONTAINER} bytes, one value per {_BYTES_PER_VALUE})")
 
 
 def _whole_json(text: str) -> bool:
@@ -1152,6 +1238,9 @@ def _nested(y: object, todo: list[object]) -> bool:
 def _parse_json(text: str, where: str) -> Any:
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"{where}: record larger than {MAX_RECORD_BYTES} bytes")
+    dense = _too_dense(text, where)
+    if dense is not None:
+        raise dense
     try:
         return _loads(text)
     except RecursionError:

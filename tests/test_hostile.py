@@ -478,8 +478,16 @@ def test_json_nested_100000_deep(tmp_path: Path, capsys: pytest.CaptureFixture[s
         assert name in err and "nested too deeply" in err, err
 
 
+@pytest.fixture
+def old_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line limit these tests were written for (1,000,000 bytes): each holds the reader to a bound in time and
+    memory that scales with the limit. The real limit (64 MiB, ``record.MAX_RECORD_BYTES``) has its own tests in
+    ``tests/test_review7_records.py``. A module global, not ``Final``: the compiled build reads it at run time."""
+    monkeypatch.setattr(record, "MAX_RECORD_BYTES", 1_000_000)
+
+
 def test_a_50_mb_single_line_is_refused_fast_in_bounded_memory(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        old_limit: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write_big(tmp_path / "huge.json", b'{"format":"', b"x", tail=b'"}')
     (code, peak, secs) = peak_of(lambda: main(["replay", str(path)]))
     err = capsys.readouterr().err
@@ -489,7 +497,7 @@ def test_a_50_mb_single_line_is_refused_fast_in_bounded_memory(
 
 
 def test_a_50_mb_pretty_document_is_refused_fast_in_bounded_memory(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        old_limit: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write_big(tmp_path / "huge.json", b"{\n", b' "x": 1,\n', tail=b'"y": 2\n}\n')
     (code, peak, secs) = peak_of(lambda: main(["replay", str(path)]))
     err = capsys.readouterr().err
@@ -507,7 +515,7 @@ def test_50_mb_of_blank_lines_is_skipped_fast(tmp_path: Path,
 
 
 def test_a_huge_line_after_good_records_names_its_line(
-        tmp_path: Path, rec: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+        old_limit: None, tmp_path: Path, rec: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
     good = (record.dumps(rec) + "\n").encode()
     path = write_big(tmp_path / "mixed.jsonl", good * 2, b"[")
     (code, peak, _) = peak_of(lambda: main(["replay", str(path)]))
@@ -517,7 +525,7 @@ def test_a_huge_line_after_good_records_names_its_line(
 
 
 def test_a_record_at_the_size_limit_is_checked_within_a_second(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        old_limit: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A line just under the limit, of well-formed actions: the schema check must not take seconds."""
     n = (record.MAX_RECORD_BYTES - 200) // len('{"action":"pass","seat":0},')
     big = {"format": record.FORMAT, "system": "euchre", "options": {}, "seed": 1,
@@ -530,7 +538,7 @@ def test_a_record_at_the_size_limit_is_checked_within_a_second(
 
 @pytest.mark.parametrize("item", [b"[]", b"{}", b"0"])
 def test_a_line_of_tiny_containers_is_parsed_in_bounded_time_and_memory(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], item: bytes) -> None:
+        old_limit: None, tmp_path: Path, capsys: pytest.CaptureFixture[str], item: bytes) -> None:
     """The densest JSON: one container per three bytes, right up to the line limit."""
     n = (record.MAX_RECORD_BYTES - 10) // (len(item) + 1)
     path = write(tmp_path, "dense.json", b"[" + b",".join([item] * n) + b"]\n")
