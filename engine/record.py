@@ -293,6 +293,8 @@ def _validate(rec: Any, where: str) -> None:
     if e.validator == "type":
         types = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
         message = f"{short_repr(e.instance)} is not of type {', '.join(repr(t) for t in types)}"
+    elif e.validator == "maxLength" and isinstance(e.instance, str):  # the value cut, the reason kept
+        message = f"{short_repr(e.instance)} is longer than {e.validator_value} characters"
     missing = sorted({repr(k) for x in errors if x.validator == "required" and x.absolute_path == e.absolute_path
                       and isinstance(x.instance, dict) for k in x.validator_value if k not in x.instance})
     if e.validator == "required" and missing:

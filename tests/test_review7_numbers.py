@@ -33,3 +33,21 @@ def test_digits_other_than_ascii_are_no_number(word: str) -> None:
     with pytest.raises(InvalidActionError, match="takes a number in the digits 0 to 9") as e:
         g.parse_action(f"bid {word} H")
     assert not isinstance(e.value, OutOfRangeActionError)
+
+
+def test_an_action_name_past_the_schema_length_says_so() -> None:
+    """A record's action name longer than the schema allows is malformed, and the message keeps its reason (it was
+    cut at 400 characters, reason and all, when the name was long)."""
+    import json
+
+    from cardspec.engine.errors import RecordError
+    from cardspec.engine.record import check_record, record_of
+
+    st = Game.from_system("bid-euchre").new_initial_state(2)
+    st.apply(st.legal_actions()[0])
+    rec = json.loads(json.dumps(record_of(st)))
+    rec["actions"][0]["action"] = "bid " + "9" * 3000 + " S"
+    with pytest.raises(RecordError) as e:
+        check_record(rec)
+    assert e.value.path == "actions.0.action" and "is longer than 64 characters" in e.value.message
+    assert len(e.value.message) < 200
