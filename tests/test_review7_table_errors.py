@@ -38,3 +38,18 @@ def test_a_table_error_names_its_row_or_input(tmp_path: Path, old: str, new: str
         load(str(path))
     text = str(e.value)
     assert f"key '{key}'" in text and f"euchre.yaml:{line}:" in text, text
+
+
+def test_a_table_counterexample_names_the_rows_that_match(tmp_path: Path) -> None:
+    """Review 7: a table's counterexample names the rows its situation matches, as the engine's own error does:
+    bid-euchre with a row 3 that also covers a made contract (tests/broken/unique-same-result-overlap.yaml)."""
+    from conftest import ROOT
+
+    from cardspec.verification.report import Verifier
+
+    for f in spec_dir().glob("*.yaml"):
+        shutil.copy(f, tmp_path / f.name)
+    shutil.copy(ROOT / "tests" / "broken" / "unique-same-result-overlap.yaml", tmp_path / "broken.yaml")
+    found = [f for f in Verifier(load(str(tmp_path / "broken.yaml"))).findings({})
+             if f.property == "table deterministic (hand_points)"]
+    assert found and found[0].status == "counterexample" and found[0].detail == "rows 1, 3 match", found

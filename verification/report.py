@@ -25,6 +25,7 @@ from typing import Any
 from cardspec.engine.game import Game
 from cardspec.engine.options import complete, key_of, resolve
 from cardspec.engine.spec import Spec
+from cardspec.engine.tables import DecisionTable
 
 from . import conservation, ranking, scores, tables
 from .facts import FactModel
@@ -65,6 +66,27 @@ def forget() -> None:
     _models.clear()
     z3kit._memo.clear()
     facts._digests.clear()
+
+
+def rows_at(t: DecisionTable, witness: dict[str, Any] | None, want: int) -> str:
+    """Which rows of ``t`` match a table counterexample's situation (entity 0's inputs, as the witness names them),
+    counting from 1: ``"rows 1, 3 match"`` (``want`` 2: an overlap, two rows or more) or ``"no row matches"``
+    (``want`` 0: a gap); "" when the witness does not name every input, or the rows found are not what the
+    property's counterexample must show (never a wrong row named).
+
+    >>> from cardspec.engine.tables import DecisionTable
+    >>> t = DecisionTable.build({"id": "t", "inputs": {"n": {"type": "int", "min": 0, "max": 3}},
+    ...     "rows": [{"when": {"n": [0, 2]}, "then": 1}, {"when": {"n": [2, 3]}, "then": 2}]}, "unique", "")
+    >>> rows_at(t, {"n[0]": 2}, 2), rows_at(t, {"n[0]": 0}, 2), rows_at(t, {}, 2)
+    ('rows 1, 2 match', '', '')
+    """
+    facts = {k[:-3]: v for k, v in (witness or {}).items() if k.endswith("[0]")}
+    if any(i.name not in facts for i in t.inputs):
+        return ""
+    rows = [i + 1 for i, r in enumerate(t.rows) if r.matches(facts)]
+    if want == 0:
+        return "no row matches" if not rows else ""
+    return f"rows {', '.join(map(str, rows))} match" if len(rows) >= want else ""
 
 
 def deck_key(game: Game) -> tuple[Any, ...]:
@@ -190,8 +212,10 @@ class Verifier:
                     yield finding(name, st, s)
             elif prop == "table rows never conflict" and st == "counterexample":
                 yield finding(name, "flagged" if amb else "counterexample", s,
-                              f"rows overlap with different results; the hit policy '{t.hit}' decides",
-                              w, amb)
+                              "; ".join(x for x in (f"rows overlap with different results; the hit policy "
+                                                    f"'{t.hit}' decides", rows_at(t, w, 2)) if x), w, amb)
+            elif st == "counterexample" and prop in ("table complete", "table deterministic"):
+                yield finding(name, st, s, rows_at(t, w, 0 if prop == "table complete" else 2), witness=w)
             else:
                 yield finding(name, st, s, witness=w)
         if blind:
