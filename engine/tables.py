@@ -99,14 +99,21 @@ def _domain(name: str, spec: Mapping[str, Any], file: str, key: str = "") -> tup
 def _allowed(inp: Input, cond: Any, where: str, file: str) -> frozenset[Value]:
     if isinstance(cond, list):
         if inp.type == "int":
-            if len(cond) != 2 or not all(type(x) is int for x in cond) or cond[0] > cond[1]:
+            if len(cond) != 2 or not all(type(x) is int for x in cond):
                 raise SpecError(f"int condition on '{inp.name}' must be [lo, hi]", file, key=where)
+            if cond[0] > cond[1]:
+                raise SpecError(f"int condition on '{inp.name}' must be [lo, hi] with lo <= hi: {cond} is reversed",
+                                file, key=where)
             low, high = min(inp.domain), max(inp.domain)  # an int input: a range of ints
             if cond[0] < low or cond[1] > high:  # a row for values that never occur: a typo, or a wrong domain
                 raise SpecError(f"range {cond} on '{inp.name}' reaches outside its domain {low}..{high}",
                                 file, key=where)
             vals: set[Value] = {v for v in inp.domain if cond[0] <= v <= cond[1]}
         else:
+            twice = sorted({repr(v) for i, v in enumerate(cond) if v in cond[:i]})
+            if twice:  # a slip (a value meant to be another), never a second meaning
+                raise SpecError(f"condition {cond!r} on '{inp.name}' lists {', '.join(twice)} twice", file,
+                                key=where)
             vals = set(cond)
     else:
         vals = {cond}

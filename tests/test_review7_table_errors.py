@@ -3,6 +3,7 @@ message carries the line of the row or input itself, not the line of ``tables:``
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -22,6 +23,19 @@ def _edited(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
     line = text[:text.index(old)].count("\n") + 1
     path.write_text(text.replace(old, new), encoding="utf-8")
     return path, line
+
+
+@pytest.mark.parametrize(("old", "new", "says"), [
+    ("- when: {tricks: [0, 2]}", "- when: {tricks: [2, 0]}", "[2, 0] is reversed"),
+    ("- when: {maker: true, tricks: [3, 5]}", "- when: {maker: [true, false, true], tricks: [3, 5]}",
+     "lists True twice"),
+])
+def test_a_reversed_range_or_a_value_listed_twice_is_named(tmp_path: Path, old: str, new: str, says: str) -> None:
+    """Review 7: a reversed range was only "must be [lo, hi]", and a value listed twice was accepted silently."""
+    path, line = _edited(tmp_path, old, new)
+    with pytest.raises(SpecError, match=re.escape(says)) as e:
+        load(str(path))
+    assert f"euchre.yaml:{line}:" in str(e.value)
 
 
 @pytest.mark.parametrize(("old", "new", "key"), [
