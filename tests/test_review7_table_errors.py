@@ -67,3 +67,18 @@ def test_a_table_counterexample_names_the_rows_that_match(tmp_path: Path) -> Non
     found = [f for f in Verifier(load(str(tmp_path / "broken.yaml"))).findings({})
              if f.property == "table deterministic (hand_points)"]
     assert found and found[0].status == "counterexample" and found[0].detail == "rows 1, 3 match", found
+
+
+@pytest.mark.parametrize("system", ["riding-the-bus", "hand-and-foot"])
+def test_a_match_is_not_proved_to_end_where_its_hands_are_not(system: str) -> None:
+    """Review 7: "termination: match proved" stood beside a hand length flagged unbounded. The match's proof takes
+    every hand as ending, so where that is not proved the match's end is flagged, saying so."""
+    from cardspec.verification.report import Verifier
+
+    found = {f.property: f for f in Verifier(load(system)).findings({})}
+    assert found["termination: hand length"].status != "proved"
+    end = found["termination: match"]
+    assert end.status == "flagged" and "proved for hands that end" in end.detail, (end.status, end.detail)
+    euchre = {f.property: f for f in Verifier(load("euchre")).findings({})}
+    assert euchre["termination: hand length"].status == "proved"  # hands proved to end: the match's own finding
+    assert "proved for hands that end" not in euchre["termination: match"].detail
