@@ -82,3 +82,19 @@ def test_a_match_is_not_proved_to_end_where_its_hands_are_not(system: str) -> No
     euchre = {f.property: f for f in Verifier(load("euchre")).findings({})}
     assert euchre["termination: hand length"].status == "proved"  # hands proved to end: the match's own finding
     assert "proved for hands that end" not in euchre["termination: match"].detail
+
+
+def test_the_verify_table_shows_what_was_proved_and_which_entry_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    """Review 7: the text table dropped a proof's detail ("declared [0, 7]; achievable ...") and never named the
+    register entry a table's flag comes from (only --json did)."""
+    from cardspec.cli import print_verify
+
+    rows = [{"property": "score bounds", "system": "euchre", "options": {}, "status": "proved",
+             "detail": "declared [0, 7]; achievable [0, 1, 2, 4]", "witness": None, "seconds": 0.1}]
+    print_verify(rows)
+    assert "declared [0, 7]" in capsys.readouterr().out
+    from cardspec.verification.report import Verifier
+
+    flagged = [f for f in Verifier(load("euchre")).findings({"march_overlap": "first"})
+               if f.status == "flagged" and f.property.startswith("table row ")]
+    assert flagged and all("registered as ambiguity 'march-row-overlap'" in f.detail for f in flagged)

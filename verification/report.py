@@ -133,7 +133,8 @@ class Verifier:
                 amb = amb or self.by_prop.get(prop)
                 if amb:
                     status = "flagged"
-                    detail = (detail + "; " if detail else "") + f"registered as ambiguity '{amb}'"
+            if status == "flagged" and amb and f"ambiguity '{amb}'" not in detail:  # the entry named in text too
+                detail = (detail + "; " if detail else "") + f"registered as ambiguity '{amb}'"
             return Finding(spec.id, label, prop, status, secs, detail, witness, amb)
 
         deal_key = (deck_key(game), game.round_deals, game.seating.num_seats)
