@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 import pytest
+from test_conform import SelfAdapter
 
 from cardspec.engine.audit import audit
 from cardspec.engine.bulk import play_stepped
@@ -216,38 +217,18 @@ def test_previous_where_no_rule_reads_it_is_malformed() -> None:
 
 
 # --- conform ------------------------------------------------------------------------------------------------
-class _MidMatch:
-    """cardspec as the other engine, able to start a hand where its match stands; ``forget`` zeroes the runs of
-    drop-outs it is given (an engine that does not keep the limit across a start)."""
+class _MidMatch(SelfAdapter):
+    """cardspec as the other engine (``test_conform``'s, without a planted fault), able also to start a hand where
+    its match stands; ``forget`` zeroes the runs of drop-outs it is given (an engine that does not keep the limit
+    across a start)."""
 
     forget = False
-
-    def __init__(self, system: str, options: dict[str, Any]) -> None:
-        self.game = Game.from_system(system, options)
-
-    def new_hand(self, deal: dict[str, Any]) -> None:
-        self.st = self.game.new_initial_state(None, deals=[deal], hand_limit=1)
 
     def new_hand_in_match(self, deal: dict[str, Any], start: dict[str, Any]) -> None:
         start = copy.deepcopy(start)
         if self.forget and "previous" in start:
             start["previous"]["drop_outs"] = [0] * len(start["previous"]["drop_outs"])
         self.st = self.game.new_initial_state(None, deals=[deal], start=start, hand_limit=1)
-
-    def legal_actions(self) -> list[str]:
-        return self.st.legal_action_names()
-
-    def current_seat(self) -> int:
-        return self.st.cur
-
-    def apply(self, action: str) -> None:
-        self.st.apply_name(action)
-
-    def hand_over(self) -> bool:
-        return self.st.is_terminal()
-
-    def results(self) -> Any:
-        return self.st.hand_results[-1]
 
 
 class _Forgets(_MidMatch):
